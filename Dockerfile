@@ -1,0 +1,12 @@
+FROM python:3.11-slim
+WORKDIR /srv
+COPY pyproject.toml README.md ./
+COPY app ./app
+RUN pip install --no-cache-dir .
+COPY alembic.ini ./
+COPY migrations ./migrations
+COPY static ./static
+COPY templates ./templates
+ENV ENV=production
+EXPOSE 8000
+CMD ["sh", "-c", "alembic upgrade head && uvicorn --factory app.main:create_app --host 0.0.0.0 --port 8000 --proxy-headers --ws-max-size 65536"]

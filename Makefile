@@ -1,0 +1,35 @@
+# Tabletop Arena. `make run` serves on http://127.0.0.1:8000 (SQLite under var/); `make test` runs
+# everything this machine can run (PostgreSQL, Redis and Chromium cases skip locally when missing,
+# and fail in CI). Python 3.11+.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: setup migrate run test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+migrate: setup
+	mkdir -p var
+	$(BIN)/alembic upgrade head
+
+run: migrate
+	$(BIN)/uvicorn --factory app.main:create_app --host $(HOST) --port $(PORT) --ws-max-size 65536
+
+test: setup
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+bench: setup
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

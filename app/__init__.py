@@ -1,0 +1,1 @@
+"""Tabletop Arena: an online multiplayer server for five card and board games."""

@@ -1,0 +1,1 @@
+"""Database plumbing: declarative base, engine and session factory."""

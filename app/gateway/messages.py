@@ -1,0 +1,102 @@
+"""Parsing of client frames into typed messages (DESIGN.md section 4). Never decides a rule.
+
+Client → server frames (JSON text, at most ``ws_max_frame_bytes``):
+
+========  ==========================================================================
+``hello``  ``{"type": "hello", "since": <int ≥ 0>}``: the last version the client has
+``act``    ``{"type": "act", "action": <object from legal>, "version": <int>, "ack": <str>}``
+``back``   ``{"type": "back"}``: "I'm back", take the seat back from the computer
+``ping``   ``{"type": "ping"}``: answered with ``{"type": "pong"}``
+========  ==========================================================================
+
+Anything else is refused with a ``bad_message`` error frame; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ACK_LENGTH = 64
+
+
+class BadFrame(ValueError):
+    """A frame that is not one of the messages above (``code`` is the wire code)."""
+
+    def __init__(self, message: str, ack: str | None = None, code: str = "bad_message") -> None:
+        super().__init__(message)
+        self.ack, self.code = ack, code
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """``hello``: send me a snapshot with the events after ``since``."""
+
+    since: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """``act``: apply ``action`` (JSON as listed in ``legal``) seen at ``version``."""
+
+    action: Any
+    version: int
+    ack: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """``back``: the player is back; the computer stops playing the seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """``ping``: keep-alive."""
+
+
+Message = Hello | Act | Back | Ping
+
+
+def parse_frame(text: str | None, max_bytes: int) -> Message:
+    """Parse one text frame.
+
+    :param text: the frame (``None`` for a binary frame).
+    :param max_bytes: the largest frame accepted, in UTF-8 bytes.
+    :raises BadFrame: binary, oversized, not JSON, not an object, unknown ``type``, bad fields.
+    """
+    if text is None:
+        raise BadFrame("binary frames are not accepted; send JSON text")
+    if len(text.encode()) > max_bytes:
+        raise BadFrame(f"frame larger than {max_bytes} bytes")
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        raise BadFrame("frame is not JSON") from None
+    if not isinstance(obj, dict):
+        raise BadFrame("frame must be a JSON object")
+    ack = obj.get("ack")
+    if ack is not None and (not isinstance(ack, str) or len(ack) > MAX_ACK_LENGTH):
+        raise BadFrame(f"ack must be a string of at most {MAX_ACK_LENGTH} characters")
+    kind = obj.get("type")
+    if kind == "hello":
+        since = obj.get("since", 0)
+        if not _is_int(since) or since < 0:
+            raise BadFrame("hello.since must be a whole number ≥ 0", ack)
+        return Hello(since)
+    if kind == "act":
+        if "action" not in obj:
+            raise BadFrame("act needs an action", ack)
+        version = obj.get("version")
+        if not _is_int(version) or version < 0:
+            raise BadFrame("act.version must be a whole number ≥ 0", ack)
+        return Act(obj["action"], version, ack)
+    if kind == "back":
+        return Back()
+    if kind == "ping":
+        return Ping()
+    raise BadFrame(f"unknown message type {kind!r}", ack)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,156 @@
+"""The websocket gateway ``/ws/matches/{id}``: one connection per viewer of a match.
+
+Thin, like lila-ws: it authenticates, parses frames (:mod:`app.gateway.messages`), asks the match
+service, and sends each viewer a fresh ``snapshot`` built for that viewer after every change it
+hears of from the hub. It never decides a rule. Server → client frames: ``snapshot`` (see
+:meth:`app.matches.service.MatchService.snapshot`; after an ``act`` it carries that ``ack``),
+``error`` ``{"type": "error", "code", "message", "ack"}`` and ``pong``.
+
+A bad frame gets an ``error`` and the connection stays open; nothing in the match changes.
+Besides the codes of DESIGN.md section 4, ``not_started`` (the match waits for players) can appear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.gateway.messages import Act, Back, BadFrame, Hello, Ping, parse_frame
+from app.logging import get_logger
+from app.matches.errors import MatchError
+from app.ratelimit import RateLimiter
+from app.users.deps import user_from_connection
+
+router = APIRouter()
+log = get_logger(__name__)
+
+#: service codes shown to a client under the protocol's name
+_WIRE_CODES = {"forbidden": "not_your_turn"}
+POLICY_VIOLATION = 1008
+
+
+class Connection:
+    """One viewer's socket: sends snapshots as the match changes and handles the viewer's frames.
+
+    :param seat: the seat the user holds, or ``None`` for a spectator.
+    """
+
+    def __init__(self, ws: WebSocket, match_id: int, user_id: int | None, seat: int | None) -> None:
+        self.ws, self.match_id, self.user_id, self.seat = ws, match_id, user_id, seat
+        self.service = ws.app.state.matches
+        settings = ws.app.state.settings
+        self.max_bytes = settings.ws_max_frame_bytes
+        self.limiter: RateLimiter = _limiter(ws.app, settings.ws_rate_limit)
+        self.sent_version: int | None = None  # None until the client said hello
+        self.changes: asyncio.Queue[int] = asyncio.Queue()
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+
+    async def error(self, code: str, message: str, ack: str | None = None) -> None:
+        await self.send({"type": "error", "code": _WIRE_CODES.get(code, code), "message": message, "ack": ack})
+
+    async def send_snapshot(self, since: int, ack: str | None = None) -> None:
+        """Send the snapshot with every event after ``since`` that this viewer may see."""
+        if self.seat is None and self.user_id is not None:  # joined since connecting?
+            self.seat, _ = await self.service.viewer_seat(self.match_id, self.user_id)
+        frame = await self.service.snapshot(self.match_id, self.seat, since)
+        if ack is not None:
+            frame["ack"] = ack
+        self.sent_version = frame["version"]
+        await self.send(frame)
+
+    async def pump(self) -> None:
+        """Forward hub notices as snapshots (only what this connection has not seen)."""
+        while True:
+            version = await self.changes.get()
+            while not self.changes.empty():  # coalesce a burst into one snapshot
+                version = max(version, self.changes.get_nowait())
+            if self.sent_version is not None and version > self.sent_version:
+                await self.send_snapshot(self.sent_version)
+
+    async def handle(self, text: str | None) -> None:
+        """Handle one frame from the client."""
+        try:
+            msg = parse_frame(text, self.max_bytes)
+        except BadFrame as exc:
+            await self.error(exc.code, str(exc), exc.ack)
+            return
+        ack = getattr(msg, "ack", None)
+        if not self.limiter.hit(f"ws:{self.user_id or id(self)}"):
+            await self.error("rate_limited", "too many messages; slow down", ack)
+            return
+        if isinstance(msg, Ping):
+            await self.send({"type": "pong"})
+        elif isinstance(msg, Hello):
+            await self.send_snapshot(msg.since)
+        elif isinstance(msg, Act | Back):
+            if self.user_id is None:
+                await self.error("unauthorized", "log in to play", ack)
+                return
+            if self.seat is None:
+                await self.error("not_your_turn", "spectators cannot act", ack)
+                return
+            try:
+                if isinstance(msg, Act):
+                    await self.service.act(self.match_id, self.user_id, msg.action, msg.version)
+                else:
+                    await self.service.set_back(self.match_id, self.user_id)
+            except MatchError as exc:
+                await self.error(exc.code, exc.message, ack)
+                if exc.code == "stale_version":
+                    await self.send_snapshot(self.sent_version or 0)
+                return
+            await self.send_snapshot(self.sent_version or 0, ack=ack)
+
+
+def _limiter(app: Any, rate: str) -> RateLimiter:
+    limiter = getattr(app.state, "ws_limiter", None)
+    if limiter is None:
+        limiter = app.state.ws_limiter = RateLimiter(rate, app.state.settings.redis_url)
+    return limiter
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def match_socket(ws: WebSocket, match_id: int) -> None:
+    """Serve one viewer of match ``match_id`` (session cookie or ``Authorization: Bearer``)."""
+    await ws.accept()
+    async with ws.app.state.sessionmaker() as session:
+        user = await user_from_connection(ws, session)
+    user_id = user.id if user is not None else None
+    try:
+        seat, spectators = await ws.app.state.matches.viewer_seat(match_id, user_id)
+    except MatchError as exc:
+        await ws.send_text(json.dumps({"type": "error", "code": exc.code, "message": exc.message, "ack": None}))
+        await ws.close(POLICY_VIOLATION)
+        return
+    if seat is None and not spectators:
+        await ws.send_text(
+            json.dumps({"type": "error", "code": "unauthorized", "message": "this match has no spectators",
+                        "ack": None})
+        )
+        await ws.close(POLICY_VIOLATION)
+        return
+    conn = Connection(ws, match_id, user_id, seat)
+    unsubscribe = ws.app.state.hub.subscribe(match_id, lambda _m, v: conn.changes.put_nowait(v))
+    pump = asyncio.create_task(conn.pump())
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await conn.handle(message.get("text"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        unsubscribe()
+        pump.cancel()
+        try:
+            await pump
+        except (asyncio.CancelledError, Exception):
+            pass

@@ -1,0 +1,101 @@
+"""The application factory: wires settings, database, event hub, match service, routes and pages.
+
+``create_app(settings)`` builds a fresh app (tests build one per case); ``app`` is the module-level
+instance uvicorn serves (``uvicorn app.main:app``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+from app.api.errors import install_error_handlers
+from app.db.session import make_engine, make_sessionmaker
+from app.logging import configure_logging
+from app.settings import ROOT, Settings, get_settings
+
+
+def create_app(settings: Settings | None = None, *, clock=None, start_workers: bool = True) -> FastAPI:
+    """Build the ASGI app.
+
+    :param settings: defaults to the environment's settings.
+    :param clock: the match service's time source (``app.matches.clock.Clock``); tests pass a fake.
+    :param start_workers: run the background clock sweeper and bot runner (off in some unit tests).
+    """
+    settings = settings or get_settings()
+    configure_logging(json=settings.log_json)
+    engine = make_engine(settings.database_url)
+    sessionmaker = make_sessionmaker(engine)
+
+    from app.matches.hub import make_hub
+    from app.matches.service import MatchService
+    from app.matches.clock import SystemClock
+
+    hub = make_hub(settings.redis_url)
+    service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        if start_workers:
+            await service.start_workers()
+        try:
+            yield
+        finally:
+            await service.stop_workers()
+            await hub.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Tabletop Arena",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/docs",
+        openapi_url="/api/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = sessionmaker
+    app.state.hub = hub
+    app.state.matches = service
+
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie="arena_session",
+        max_age=settings.session_max_age_seconds,
+        same_site="lax",
+        https_only=settings.env == "production",
+    )
+    install_error_handlers(app)
+
+    from app.api.routes import router as api_router
+    from app.gateway.ws import router as ws_router
+    from app.web.routes import router as web_router
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """Liveness and database check for load balancers and docker-compose."""
+        from sqlalchemy import text
+
+        async with sessionmaker() as session:
+            await session.execute(text("SELECT 1"))
+        return {"status": "ok"}
+
+    app.include_router(api_router)
+    app.include_router(ws_router)
+    app.include_router(web_router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    return app
+
+
+def __getattr__(name: str):  # lazily build the served app, so importing this module is cheap
+    if name == "app":
+        global app
+        app = create_app()
+        return app
+    raise AttributeError(name)

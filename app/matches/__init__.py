@@ -1,0 +1,1 @@
+"""The match service: the single writer of every match (DESIGN.md section 3)."""

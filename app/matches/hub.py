@@ -1,0 +1,117 @@
+"""Fan-out of "match M is now at version V" notices to the connections watching M.
+
+:class:`LocalHub` works inside one process (the embedded default). :class:`RedisHub` publishes
+through Redis pub/sub so that several server processes serve one match (DESIGN.md section 6).
+A notice carries no game data: each connection reads what its viewer may see from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from collections.abc import Callable
+
+from app.logging import get_logger
+
+log = get_logger(__name__)
+
+Listener = Callable[[int, int], None]  # (match_id, version)
+
+
+class LocalHub:
+    """In-process subscribers per match id."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[int, set[Listener]] = defaultdict(set)
+
+    async def start(self) -> None:
+        """Nothing to start in-process."""
+
+    async def stop(self) -> None:
+        """Drop every subscriber."""
+        self._listeners.clear()
+
+    def subscribe(self, match_id: int, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(match_id, version)`` on every change of ``match_id``.
+
+        :returns: a function that unsubscribes.
+        """
+        self._listeners[match_id].add(listener)
+
+        def unsubscribe() -> None:
+            listeners = self._listeners.get(match_id)
+            if listeners is not None:
+                listeners.discard(listener)
+                if not listeners:
+                    self._listeners.pop(match_id, None)
+
+        return unsubscribe
+
+    def _deliver(self, match_id: int, version: int) -> None:
+        for listener in list(self._listeners.get(match_id, ())):
+            try:
+                listener(match_id, version)
+            except Exception:  # a broken listener must not stop the others
+                log.exception("hub listener failed", match_id=match_id)
+
+    async def publish(self, match_id: int, version: int) -> None:
+        """Tell every subscriber in this process that ``match_id`` reached ``version``."""
+        self._deliver(match_id, version)
+
+
+class RedisHub(LocalHub):
+    """Publishes notices on the Redis channel ``arena:matches`` and delivers what any process
+    published to the local subscribers.
+
+    :param url: ``redis://host:port/db``.
+    """
+
+    CHANNEL = "arena:matches"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self._redis = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Connect and start the subscriber task."""
+        import redis.asyncio as redis
+
+        self._redis = redis.from_url(self.url)
+        pubsub = self._redis.pubsub()
+        await pubsub.subscribe(self.CHANNEL)
+        self._task = asyncio.create_task(self._listen(pubsub))
+
+    async def _listen(self, pubsub) -> None:  # type: ignore[no-untyped-def]
+        async for message in pubsub.listen():
+            if message.get("type") != "message":
+                continue
+            try:
+                notice = json.loads(message["data"])
+                self._deliver(int(notice["m"]), int(notice["v"]))
+            except (ValueError, KeyError, TypeError):
+                log.warning("bad hub notice", data=message.get("data"))
+
+    async def stop(self) -> None:
+        """Stop listening and close the connection."""
+        if self._task:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+        if self._redis is not None:
+            await self._redis.aclose()
+        await super().stop()
+
+    async def publish(self, match_id: int, version: int) -> None:
+        """Publish to every process (this one included, through Redis)."""
+        assert self._redis is not None, "RedisHub.start() was not awaited"
+        await self._redis.publish(self.CHANNEL, json.dumps({"m": match_id, "v": version}))
+
+
+def make_hub(redis_url: str | None) -> LocalHub:
+    """A :class:`RedisHub` when ``redis_url`` is set, else a :class:`LocalHub`."""
+    return RedisHub(redis_url) if redis_url else LocalHub()

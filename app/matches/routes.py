@@ -1,0 +1,91 @@
+"""HTTP routes for matches (thin: the service decides). Errors are JSON ``{"error": ...}``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from app.matches.schemas import ActBody, CreateMatch
+from app.matches.service import BotSeat, MatchService
+from app.users.deps import CurrentUser, OptionalUser
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+def _service(request: Request) -> MatchService:
+    return request.app.state.matches
+
+
+@router.post("", status_code=201)
+async def create_match(body: CreateMatch, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Create a match; you take a seat, computer seats are filled at once; it starts when full."""
+    return await _service(request).create_match(
+        user.id, body.game, body.options, players=body.players,
+        bots=[BotSeat(c.seat, c.level) for c in body.computer], seat=body.seat,
+    )
+
+
+@router.get("")
+async def list_matches(
+    request: Request,
+    user: OptionalUser,
+    status: Annotated[str | None, Query(pattern="^(waiting|active|finished|aborted)$")] = "waiting",
+    game: str | None = None,
+    mine: bool = False,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """Matches by status (default: open for joining), newest first; ``mine`` keeps your own."""
+    user_id = user.id if (mine and user) else (-1 if mine else None)
+    return {"matches": await _service(request).list_matches(status, game, user_id, limit)}
+
+
+@router.get("/{match_id}")
+async def get_match(match_id: int, request: Request) -> dict[str, Any]:
+    """Public info of a match (seats, status, clock, result; the seed once over)."""
+    return await _service(request).get_match(match_id)
+
+
+@router.post("/{match_id}/join")
+async def join_match(match_id: int, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Take the first free seat; the match starts when every seat is held."""
+    return await _service(request).join(match_id, user.id)
+
+
+@router.get("/{match_id}/snapshot")
+async def get_snapshot(match_id: int, request: Request, user: OptionalUser, since: int = 0) -> dict[str, Any]:
+    """The snapshot your seat (or a spectator) gets over the websocket."""
+    service = _service(request)
+    seat, spectators = await service.viewer_seat(match_id, user.id if user else None)
+    _check_can_view(seat, spectators)
+    return await service.snapshot(match_id, seat, since)
+
+
+@router.get("/{match_id}/events")
+async def get_events(
+    match_id: int, request: Request, user: OptionalUser, since: Annotated[int, Query(ge=0)] = 0
+) -> dict[str, Any]:
+    """Events after ``since`` as you may see them (hidden choices redacted until the end)."""
+    service = _service(request)
+    seat, spectators = await service.viewer_seat(match_id, user.id if user else None)
+    _check_can_view(seat, spectators)
+    return {"events": await service.events(match_id, seat, since)}
+
+
+@router.post("/{match_id}/act")
+async def act(match_id: int, body: ActBody, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Apply an action for your seat (the HTTP twin of the websocket ``act``)."""
+    return {"version": await _service(request).act(match_id, user.id, body.action, body.version)}
+
+
+@router.get("/{match_id}/replay")
+async def replay(match_id: int, request: Request) -> dict[str, Any]:
+    """Every step of a finished match with everything revealed."""
+    return await _service(request).replay(match_id)
+
+
+def _check_can_view(seat: int | None, spectators: bool) -> None:
+    from app.matches.errors import MatchError
+
+    if seat is None and not spectators:
+        raise MatchError("forbidden", "this match has no spectators")

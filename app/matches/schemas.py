@@ -1,0 +1,32 @@
+"""Request bodies of the match routes (pydantic)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ComputerSeat(BaseModel):
+    """A seat for the computer: ``level`` is one of the game's bot levels (default: strongest)."""
+
+    seat: int = Field(ge=0, le=7)
+    level: str | None = None
+
+
+class CreateMatch(BaseModel):
+    """``POST /api/matches``. ``options`` holds ``turn_seconds`` (0 = untimed, only without computer
+    seats), ``spectators`` and the game's own options."""
+
+    game: str = Field(min_length=1, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=1, le=8)
+    computer: list[ComputerSeat] = Field(default_factory=list, max_length=8)
+    seat: int | None = Field(default=None, ge=0, le=7)
+
+
+class ActBody(BaseModel):
+    """``POST /api/matches/{id}/act``: the HTTP twin of the websocket ``act`` frame."""
+
+    action: Any
+    version: int = Field(ge=0)

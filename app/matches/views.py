@@ -1,0 +1,97 @@
+"""What a match looks like from outside: public match info and per-viewer event views.
+
+The only place that decides which part of a stored event a viewer may see (after boardgame.io's
+``filter-player-view``): an input's action is shown to the seats in its ``visible_to`` (everyone
+when null), engine events to the seats in their own ``visible_to``; a viewer who may not see an
+event still learns its version and kind (as Lichess does). Once the match is over, all is revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from app.games.core import Event
+from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent
+
+
+def seat_of(m: Match, user_id: int | None) -> int | None:
+    """The seat ``user_id`` holds in ``m``, or ``None``."""
+    if user_id is None:
+        return None
+    for s in m.seats:
+        if s.user_id == user_id:
+            return s.seat
+    return None
+
+
+def clock_info(m: Match, now: datetime) -> dict[str, Any]:
+    """``{"turn_seconds", "remaining_ms": {seat: ms}, "away": [seats]}``: milliseconds left for
+    every seat that has a deadline, computed on the server so a client's own clock never matters."""
+    remaining = {}
+    if m.status == ACTIVE:
+        for s in m.seats:
+            if s.deadline_at is not None and not s.bot_level:
+                remaining[str(s.seat)] = max(0, int((s.deadline_at - now).total_seconds() * 1000))
+    return {
+        "turn_seconds": m.options.get("turn_seconds", 0),
+        "remaining_ms": remaining,
+        "away": [s.seat for s in m.seats if s.away],
+    }
+
+
+def match_info(m: Match, now: datetime) -> dict[str, Any]:
+    """Public info of a match: no state, no pending choice; the seed only once it is over."""
+    info: dict[str, Any] = {
+        "id": m.id,
+        "game": m.game,
+        "status": m.status,
+        "options": m.options,
+        "num_players": m.num_players,
+        "version": m.version,
+        "seed_hash": m.seed_hash,
+        "created_at": m.created_at.isoformat(),
+        "started_at": m.started_at.isoformat() if m.started_at else None,
+        "finished_at": m.finished_at.isoformat() if m.finished_at else None,
+        "result": m.result,
+        "seats": [
+            {
+                "seat": s.seat,
+                "user": {"id": s.user.id, "name": s.user.name} if s.user is not None else None,
+                "bot": s.bot_level,
+                "away": s.away,
+                "result": s.result,
+            }
+            for s in m.seats
+        ],
+        "clock": clock_info(m, now),
+    }
+    if m.status == FINISHED:
+        info["seed"] = m.seed
+    return info
+
+
+def event_views(rows: Iterable[MatchEvent], viewer: int | None, reveal_all: bool) -> list[dict[str, Any]]:
+    """Each stored input as ``viewer`` may see it:
+    ``{"version", "kind", "seat", "action" (or null when hidden), "hidden": bool, "events": [...],
+    "at"}`` plus ``seed_hash`` / ``result`` / ``seed`` on start and end rows."""
+    out = []
+    for row in rows:
+        p = row.payload
+        vis = p.get("visible_to")
+        can_see = reveal_all or vis is None or (viewer is not None and viewer in vis)
+        view: dict[str, Any] = {
+            "version": row.version,
+            "kind": row.kind,
+            "seat": row.seat,
+            "action": p.get("action") if can_see else None,
+            "hidden": not can_see,
+            "events": [Event.from_json(e).view(viewer, reveal_all=reveal_all) for e in p.get("events", ())],
+            "at": row.created_at.isoformat(),
+        }
+        for key in ("seed_hash", "result", "seed"):
+            if key in p:
+                view[key] = p[key]
+        out.append(view)
+    return out

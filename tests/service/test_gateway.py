@@ -1,0 +1,181 @@
+"""The websocket gateway: protocol frames, per-viewer snapshots, bad frames that change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def _user(client, name):
+    """Register ``name`` and return bearer headers (the client's cookie jar is left empty)."""
+    r = client.post("/api/auth/register", json={"name": name, "password": "correct horse 1"})
+    assert r.status_code == 201, r.text
+    r = client.post("/api/auth/token", json={"name": name, "password": "correct horse 1"})
+    assert r.status_code == 201, r.text
+    client.cookies.clear()
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def _match(client, a, b):
+    r = client.post("/api/matches", json={"game": "battle_runes", "options": {"turn_seconds": 120}}, headers=a)
+    assert r.status_code == 201, r.text
+    match_id = r.json()["id"]
+    r = client.post(f"/api/matches/{match_id}/join", headers=b)
+    assert r.status_code == 200 and r.json()["status"] == "active", r.text
+    return match_id
+
+
+def _recv(ws, kind=None):
+    frame = ws.receive_json()
+    if kind is not None:
+        assert frame["type"] == kind, frame
+    return frame
+
+
+@pytest.fixture
+def two(client):
+    a, b = _user(client, "alice"), _user(client, "bobby")
+    return client, a, b, _match(client, a, b)
+
+
+def test_hello_gives_a_snapshot_for_the_seat(two):
+    client, a, b, match_id = two
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
+        ws.send_json({"type": "hello", "since": 0})
+        snap = _recv(ws, "snapshot")
+        assert snap["seat"] == 0 and snap["status"] == "active"
+        assert snap["to_act"] == [0, 1] and len(snap["legal"]) == 10
+        assert snap["clock"]["remaining_ms"]["0"] > 100_000
+        assert [e["kind"] for e in snap["events"]][:2] == ["start", "chance"]
+        assert snap["events"][0]["seed_hash"] == snap["seed_hash"]
+    # a spectator sees the same board, no legal actions
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/matches/{match_id}") as ws:
+        ws.send_json({"type": "hello", "since": 0})
+        snap = _recv(ws, "snapshot")
+        assert snap["seat"] is None and snap["legal"] == []
+        assert snap["view"]["hands"] == snap["view"]["hands"]
+
+
+def test_act_over_websocket_reaches_every_viewer(two):
+    client, a, b, match_id = two
+    with (
+        client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as wa,
+        client.websocket_connect(f"/ws/matches/{match_id}", headers=b) as wb,
+    ):
+        wa.send_json({"type": "hello", "since": 0})
+        sa = _recv(wa, "snapshot")
+        wb.send_json({"type": "hello", "since": 0})
+        sb = _recv(wb, "snapshot")
+        wa.send_json({"type": "act", "action": sa["legal"][0], "version": sa["version"], "ack": "a1"})
+        ack = _recv(wa, "snapshot")
+        assert ack["ack"] == "a1" and ack["chosen"] == [0] and ack["legal"] == []
+        seen = _recv(wb, "snapshot")  # pushed to B by the hub
+        assert seen["chosen"] == [0] and seen["events"][-1]["action"] is None
+        wb.send_json({"type": "act", "action": sb["legal"][9], "version": sb["version"], "ack": "b1"})
+        done = _recv(wb, "snapshot")
+        assert done["ack"] == "b1" and done["view"]["turn"] == sb["view"]["turn"] + 1
+        kinds = [e["kind"] for ev in done["events"] for e in ev["events"]]
+        assert "turn_resolved" in kinds
+        pushed = _recv(wa, "snapshot")
+        assert pushed["version"] == done["version"] and pushed["legal"]
+
+
+BAD_FRAMES = [
+    ("not json", "bad_message"),
+    (json.dumps([1, 2]), "bad_message"),
+    (json.dumps({"type": "dance"}), "bad_message"),
+    (json.dumps({"type": "act", "version": 3}), "bad_message"),
+    (json.dumps({"type": "act", "action": {"runes": ["S1"]}, "version": "x"}), "bad_message"),
+    (json.dumps({"type": "hello", "since": -4}), "bad_message"),
+    (json.dumps({"type": "act", "action": {"runes": ["S1", "S2", "S3"]}, "version": 1, "ack": "x" * 200}),
+     "bad_message"),
+    (json.dumps({"type": "ping", "pad": "x" * 40_000}), "bad_message"),
+]
+
+
+def test_bad_frames_get_errors_and_the_socket_stays_usable(two):
+    client, a, b, match_id = two
+    before = client.get(f"/api/matches/{match_id}").json()["version"]
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
+        ws.send_json({"type": "hello", "since": 0})
+        snap = _recv(ws, "snapshot")
+        for text, code in BAD_FRAMES:
+            ws.send_text(text)
+            err = _recv(ws, "error")
+            assert err["code"] == code, (text[:60], err)
+            assert err["message"]
+        ws.send_bytes(b"\x00\x01")
+        assert _recv(ws, "error")["code"] == "bad_message"
+        # an action not in legal: runes of the opponent's hand
+        foreign = snap["view"]["hands"][1][:3]
+        ws.send_json({"type": "act", "action": {"runes": foreign}, "version": snap["version"], "ack": "f"})
+        err = _recv(ws, "error")
+        assert err["code"] == "illegal_action" and err["ack"] == "f"
+        ws.send_json({"type": "ping"})
+        assert _recv(ws, "pong")
+    assert client.get(f"/api/matches/{match_id}").json()["version"] == before
+
+
+def test_out_of_turn_stale_and_spectator_errors(two):
+    client, a, b, match_id = two
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
+        ws.send_json({"type": "hello", "since": 0})
+        snap = _recv(ws, "snapshot")
+        ws.send_json({"type": "act", "action": snap["legal"][0], "version": snap["version"], "ack": "1"})
+        _recv(ws, "snapshot")
+        ws.send_json({"type": "act", "action": snap["legal"][1], "version": snap["version"], "ack": "2"})
+        err = _recv(ws, "error")
+        assert err["code"] == "not_your_turn" and err["ack"] == "2"
+    # B resolves the turn; then A's old version is stale and A gets a fresh snapshot
+    sb = client.get(f"/api/matches/{match_id}/snapshot", headers=b).json()
+    r = client.post(f"/api/matches/{match_id}/act", json={"action": sb["legal"][0], "version": sb["version"]},
+                    headers=b)
+    assert r.status_code == 200, r.text
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
+        ws.send_json({"type": "hello", "since": 0})
+        fresh = _recv(ws, "snapshot")
+        ws.send_json({"type": "act", "action": fresh["legal"][0], "version": snap["version"], "ack": "3"})
+        assert _recv(ws, "error")["code"] == "stale_version"
+        assert _recv(ws, "snapshot")["version"] == fresh["version"]
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/matches/{match_id}") as ws:
+        ws.send_json({"type": "act", "action": fresh["legal"][0], "version": fresh["version"]})
+        assert _recv(ws, "error")["code"] == "unauthorized"
+    c = _user(client, "carol")
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=c) as ws:
+        ws.send_json({"type": "act", "action": fresh["legal"][0], "version": fresh["version"]})
+        assert _recv(ws, "error")["code"] == "not_your_turn"
+
+
+def test_unknown_match_is_not_found(client):
+    with client.websocket_connect("/ws/matches/424242") as ws:
+        assert _recv(ws, "error")["code"] == "not_found"
+
+
+def test_game_over_after_the_end(client):
+    a = _user(client, "alice")
+    r = client.post(
+        "/api/matches",
+        json={"game": "battle_runes", "options": {"turn_seconds": 30, "start_score": 1},
+              "computer": [{"seat": 1, "level": "random"}]},
+        headers=a,
+    )
+    assert r.status_code == 201, r.text
+    match_id = r.json()["id"]
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
+        ws.send_json({"type": "hello", "since": 0})
+        snap = _recv(ws, "snapshot")
+        for _ in range(100):
+            if snap["status"] == "finished":
+                break
+            if snap["legal"]:
+                ws.send_json({"type": "act", "action": snap["legal"][0], "version": snap["version"]})
+            snap = _recv(ws, "snapshot")
+        assert snap["status"] == "finished" and snap["result"]["results"]
+        assert "seed" in snap
+        ws.send_json({"type": "act", "action": {"runes": snap["view"]["hands"][0][:3]}, "version": snap["version"]})
+        assert _recv(ws, "error")["code"] == "game_over"
+    replay = client.get(f"/api/matches/{match_id}/replay").json()
+    assert replay["steps"][-1]["kind"] == "end"
