@@ -47,6 +47,9 @@ class Connection:
         self.sent_version: int | None = None  # None until the client said hello
         self.changes: asyncio.Queue[int] = asyncio.Queue()
         self.send_lock = asyncio.Lock()
+        #: held while a snapshot is computed and sent, and around an act and its ack snapshot, so
+        #: the pump never sends a version this connection is about to get (or already got)
+        self.snapshot_lock = asyncio.Lock()
 
     async def send(self, frame: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -71,8 +74,9 @@ class Connection:
             version = await self.changes.get()
             while not self.changes.empty():  # coalesce a burst into one snapshot
                 version = max(version, self.changes.get_nowait())
-            if self.sent_version is not None and version > self.sent_version:
-                await self.send_snapshot(self.sent_version)
+            async with self.snapshot_lock:
+                if self.sent_version is not None and version > self.sent_version:
+                    await self.send_snapshot(self.sent_version)
 
     async def handle(self, text: str | None) -> None:
         """Handle one frame from the client."""
@@ -82,13 +86,14 @@ class Connection:
             await self.error(exc.code, str(exc), exc.ack)
             return
         ack = getattr(msg, "ack", None)
-        if not self.limiter.hit(f"ws:{self.user_id or id(self)}"):
+        if not await self.limiter.ahit(f"ws:{self.user_id or id(self)}"):
             await self.error("rate_limited", "too many messages; slow down", ack)
             return
         if isinstance(msg, Ping):
             await self.send({"type": "pong"})
         elif isinstance(msg, Hello):
-            await self.send_snapshot(msg.since)
+            async with self.snapshot_lock:
+                await self.send_snapshot(msg.since)
         elif isinstance(msg, Act | Back):
             if self.user_id is None:
                 await self.error("unauthorized", "log in to play", ack)
@@ -96,17 +101,18 @@ class Connection:
             if self.seat is None:
                 await self.error("not_your_turn", "spectators cannot act", ack)
                 return
-            try:
-                if isinstance(msg, Act):
-                    await self.service.act(self.match_id, self.user_id, msg.action, msg.version)
-                else:
-                    await self.service.set_back(self.match_id, self.user_id)
-            except MatchError as exc:
-                await self.error(exc.code, exc.message, ack)
-                if exc.code == "stale_version":
-                    await self.send_snapshot(self.sent_version or 0)
-                return
-            await self.send_snapshot(self.sent_version or 0, ack=ack)
+            async with self.snapshot_lock:
+                try:
+                    if isinstance(msg, Act):
+                        await self.service.act(self.match_id, self.user_id, msg.action, msg.version)
+                    else:
+                        await self.service.set_back(self.match_id, self.user_id)
+                except MatchError as exc:
+                    await self.error(exc.code, exc.message, ack)
+                    if exc.code == "stale_version":
+                        await self.send_snapshot(self.sent_version or 0)
+                    return
+                await self.send_snapshot(self.sent_version or 0, ack=ack)
 
 
 def _limiter(app: Any, rate: str) -> RateLimiter:

@@ -84,8 +84,10 @@ class MatchEvent(Base):
     """One input to a match, in order: ``(match_id, version)`` is unique, so two writers can never
     both append the same version.
 
-    ``kind``: ``start``, ``chance``, ``action``, ``commit`` (a hidden simultaneous choice),
-    ``timeout`` (the computer played for a seat whose clock ran out), ``bot``, ``resign``, ``end``.
+    ``kind`` says where an input came from: ``start``, ``chance``, ``action`` (a person),
+    ``bot`` (a computer seat), ``timeout`` (the computer played for a seat whose clock ran out),
+    ``back`` (a player took the seat back), ``end``. A simultaneous choice is hidden by its
+    ``visible_to`` (only its own seat) until the turn resolves.
     ``payload``: ``{"action": <encoded action or null>, "visible_to": [seats] | null,
     "events": [Event.to_json(), ...], ...}``.
     """

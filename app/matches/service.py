@@ -40,7 +40,7 @@ log = get_logger(__name__)
 SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True}
 MAX_TURN_SECONDS = 7 * 24 * 3600
 #: input kinds that carry an engine action (replayed by :meth:`MatchService.rebuild`)
-ACTION_KINDS = frozenset({"action", "commit", "chance", "timeout", "bot"})
+ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -585,8 +585,6 @@ class _Ctx:
             step = submit(rules, self.state, self.pending, seat, action)
         except GameError as exc:
             raise MatchError(exc.code, str(exc)) from None
-        if not step.applied and kind == "action":
-            kind = "commit"
         self.record(seat, kind, action, visible_to, step.events)
         self.state, self.pending = step.state, step.pending
         self.state_changed |= step.applied

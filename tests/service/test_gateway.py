@@ -136,6 +136,7 @@ def test_out_of_turn_stale_and_spectator_errors(two):
     with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
         ws.send_json({"type": "hello", "since": 0})
         fresh = _recv(ws, "snapshot")
+        assert fresh["legal"], {k: fresh[k] for k in ("seat", "status", "to_act", "chosen", "version", "events")}
         ws.send_json({"type": "act", "action": fresh["legal"][0], "version": snap["version"], "ack": "3"})
         assert _recv(ws, "error")["code"] == "stale_version"
         assert _recv(ws, "snapshot")["version"] == fresh["version"]

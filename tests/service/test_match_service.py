@@ -117,7 +117,7 @@ async def test_hidden_choice_stays_hidden_until_reveal(env):
         snap = await env.service.snapshot(match_id, viewer, since=snap0["version"])
         assert snap["chosen"] == [0]
         commit = snap["events"][-1]
-        assert commit["kind"] == "commit" and commit["seat"] == 0
+        assert commit["kind"] == "action" and commit["seat"] == 0
         assert commit["action"] is None and commit["hidden"] is True
         assert str(sorted(choice["runes"])) not in str(snap["events"])
     own = await env.service.snapshot(match_id, 0, since=snap0["version"])
@@ -184,7 +184,7 @@ async def test_concurrent_acts_with_same_version_apply_exactly_once(env):
         refused = [r for r in results if isinstance(r, MatchError)]
         assert len(ok) == 1 and len(refused) == 1, results
         assert refused[0].code in ("not_your_turn", "stale_version")
-        commits = [e for e in await _events(env, match_id) if e.kind == "commit"]
+        commits = [e for e in await _events(env, match_id) if e.kind == "action"]
         assert len(commits) == 1
         m = await _match(env, match_id)
         assert list(m.pending) == ["0"] and m.version == ok[0]
@@ -208,7 +208,7 @@ async def test_match_against_computer_to_the_end_and_replay(env):
     events = await _events(env, match_id)
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     assert events[-1].kind == "end" and events[-1].payload["seed"] == m.seed
-    assert {e.kind for e in events} >= {"start", "chance", "commit", "bot", "end"}
+    assert {e.kind for e in events} >= {"start", "chance", "action", "bot", "end"}
     # the result is stored on the match and on each seat
     async with env.service.sessionmaker() as s:
         seats = (await s.execute(select(MatchSeat).where(MatchSeat.match_id == match_id))).scalars().all()

@@ -1,0 +1,12 @@
+"""Every ``/api`` router in one place (OpenAPI at ``/docs``, schema at ``/api/openapi.json``)."""
+
+from fastapi import APIRouter
+
+from app.api.games import router as games_router
+from app.matches.routes import router as matches_router
+from app.users.routes import router as users_router
+
+router = APIRouter()
+router.include_router(users_router)
+router.include_router(games_router)
+router.include_router(matches_router)

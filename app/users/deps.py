@@ -1,0 +1,126 @@
+"""FastAPI dependencies: the database session and the current user.
+
+The current user comes from an ``Authorization: Bearer <token>`` header (scripts and bots) or,
+without one, from the ``uid`` in the signed session cookie (browsers). The same lookup serves
+websockets through :func:`user_from_connection`.
+
+    @router.get("/things")
+    async def things(user: CurrentUser, session: SessionDep): ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
+
+from app.api.errors import ApiError
+from app.ratelimit import RateLimiter
+from app.users import service
+from app.users.models import User
+from app.users.security import name_key
+
+#: key of the user id in ``request.session``
+SESSION_UID = "uid"
+
+
+async def get_session(conn: HTTPConnection) -> AsyncIterator[AsyncSession]:
+    """Yield an ``AsyncSession`` from ``app.state.sessionmaker``, closed (rolled back if not
+    committed) when the request ends."""
+    async with conn.app.state.sessionmaker() as session:
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+def bearer_token(conn: HTTPConnection) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None when there is none."""
+    scheme, _, value = conn.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return value.strip() or None
+
+
+def _cookie_session(conn: HTTPConnection) -> dict | None:
+    # conn.session asserts when SessionMiddleware is missing; the scope key is the safe test
+    return conn.scope.get("session")
+
+
+async def user_from_connection(conn: HTTPConnection, session: AsyncSession) -> User | None:
+    """The user behind an HTTP request or a websocket, or None for an anonymous one.
+
+    A bearer token wins over the session cookie; an unknown or revoked token gives None (it does
+    not fall back to the cookie). Using a token records its ``last_used_at``, which commits
+    ``session``. A cookie naming a deleted user is treated as logged out.
+    """
+    token = bearer_token(conn)
+    if token is not None:
+        return await service.user_for_token(session, token)
+    cookie = _cookie_session(conn)
+    uid = cookie.get(SESSION_UID) if cookie else None
+    if not isinstance(uid, int):
+        return None
+    user = await service.get_user(session, uid)
+    if user is None and cookie is not None:
+        cookie.pop(SESSION_UID, None)
+    return user
+
+
+async def current_user_optional(conn: HTTPConnection, session: SessionDep) -> User | None:
+    """Dependency: the current :class:`User`, or None."""
+    return await user_from_connection(conn, session)
+
+
+OptionalUser = Annotated[User | None, Depends(current_user_optional)]
+
+
+async def current_user(user: OptionalUser) -> User:
+    """Dependency: the current :class:`User`.
+
+    :raises ApiError: 401 ``unauthorized`` when nobody is logged in.
+    """
+    if user is None:
+        raise ApiError(401, "unauthorized", "Log in first (session cookie or 'Authorization: Bearer <token>').")
+    return user
+
+
+CurrentUser = Annotated[User, Depends(current_user)]
+
+
+# --- login rate limit ----------------------------------------------------------------------------
+
+
+def login_limiter(app) -> RateLimiter:  # type: ignore[no-untyped-def]
+    """The app's limiter for password attempts (``settings.login_rate_limit``), made on first use."""
+    limiter = getattr(app.state, "login_limiter", None)
+    if limiter is None:
+        settings = app.state.settings
+        limiter = RateLimiter.from_settings(settings, settings.login_rate_limit, namespace="login")
+        app.state.login_limiter = limiter
+    return limiter
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address as the server sees it (run uvicorn with ``--proxy-headers`` behind a proxy)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+async def check_login_rate(conn: HTTPConnection, name: str) -> None:
+    """Count one password attempt for the client address and for the account name.
+
+    :raises ApiError: 429 ``rate_limited`` (with ``retry_after`` seconds and a ``Retry-After``
+        header) when either has used up ``settings.login_rate_limit``; the refused attempt is not
+        counted.
+    """
+    limiter = login_limiter(conn.app)
+    keys = [f"addr:{client_address(conn)}", f"name:{name_key(name)}"]
+    for key in keys:
+        if not await limiter.ahit(key):
+            wait = await limiter.aretry_after(key)
+            raise ApiError(
+                429, "rate_limited", f"Too many login attempts; try again in {wait} seconds.", retry_after=wait
+            )

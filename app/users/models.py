@@ -1,0 +1,56 @@
+"""Account tables: ``users`` and ``api_tokens`` (DESIGN.md section 5).
+
+Importing this module only declares tables; it has no other side effects.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base, utcnow
+
+#: longest account name (the rules live in :mod:`app.users.security`)
+NAME_MAX = 24
+
+
+class User(Base):
+    """A player account.
+
+    ``name`` is kept as the player typed it (for display); ``name_key`` is its lowercase form and
+    is unique, so ``Alice`` and ``alice`` cannot both exist. ``password_hash`` is an Argon2 hash
+    (``$argon2id$...``); the password itself is never stored.
+    """
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"User(id={self.id!r}, name={self.name!r})"
+
+
+class ApiToken(Base):
+    """A bearer token for scripts and bots.
+
+    Only the SHA-256 hex digest of the token is stored (``token_hash``); the token itself is shown
+    once, when it is created. Deleting a user deletes their tokens.
+    """
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+
+    def __repr__(self) -> str:
+        return f"ApiToken(id={self.id!r}, user_id={self.user_id!r}, label={self.label!r})"

@@ -1,0 +1,101 @@
+"""Account routes under ``/api``: register, log in and out, API tokens, the current user.
+
+Browsers authenticate with the session cookie set by register/login; scripts and bots create a
+token with ``POST /api/auth/token`` and send ``Authorization: Bearer <token>``.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response, status
+
+from app.api.errors import ApiError
+from app.users import service
+from app.users.deps import SESSION_UID, CurrentUser, SessionDep, bearer_token, check_login_rate
+from app.users.schemas import Credentials, TokenOut, TokenRequest, UserEnvelope, UserOut
+
+router = APIRouter(prefix="/api", tags=["users"])
+
+_ERRORS = {
+    401: {"description": "`unauthorized` / `bad_credentials`"},
+    409: {"description": "`name_taken`"},
+    422: {"description": "`bad_name`, `weak_password`, `validation_error`"},
+    429: {"description": "`rate_limited` (see `Retry-After`)"},
+}
+
+
+def _log_in(request: Request, user_id: int) -> None:
+    """Put ``user_id`` in the session cookie. Logging in as somebody else first drops whatever the
+    previous account left in the session (as Django does); the same account keeps it."""
+    if request.session.get(SESSION_UID) != user_id:
+        request.session.clear()
+    request.session[SESSION_UID] = user_id
+
+
+@router.post(
+    "/auth/register",
+    status_code=status.HTTP_201_CREATED,
+    response_model=UserEnvelope,
+    responses={k: _ERRORS[k] for k in (409, 422)},
+)
+async def register(body: Credentials, request: Request, session: SessionDep) -> UserEnvelope:
+    """Create an account and log this browser in. Returns ``{"user": {"id", "name"}}``.
+
+    Errors: 422 ``bad_name``, 422 ``weak_password``, 409 ``name_taken``.
+    """
+    user = await service.register(session, body.name, body.password)
+    _log_in(request, user.id)
+    return UserEnvelope(user=UserOut.model_validate(user))
+
+
+@router.post("/auth/login", response_model=UserEnvelope, responses={k: _ERRORS[k] for k in (401, 429)})
+async def login(body: Credentials, request: Request, session: SessionDep) -> UserEnvelope:
+    """Log in with name and password; sets the session cookie. Returns ``{"user": {"id", "name"}}``.
+
+    Errors: 401 ``bad_credentials``, 429 ``rate_limited``.
+    """
+    await check_login_rate(request, body.name)
+    user = await service.authenticate(session, body.name, body.password)
+    _log_in(request, user.id)
+    return UserEnvelope(user=UserOut.model_validate(user))
+
+
+@router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
+async def logout(request: Request) -> Response:
+    """Forget the session cookie's login (204 whether or not anybody was logged in)."""
+    request.session.clear()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/auth/token",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TokenOut,
+    responses={k: _ERRORS[k] for k in (401, 429)},
+)
+async def create_token(body: TokenRequest, request: Request, session: SessionDep) -> TokenOut:
+    """Create an API token from name and password. Returns ``{"token", "token_type": "bearer"}``;
+    the token is shown only this once. Send it as ``Authorization: Bearer <token>``.
+
+    Errors: 401 ``bad_credentials``, 429 ``rate_limited``.
+    """
+    await check_login_rate(request, body.name)
+    user = await service.authenticate(session, body.name, body.password)
+    return TokenOut(token=await service.create_token(session, user, body.label))
+
+
+@router.delete("/auth/token", status_code=status.HTTP_204_NO_CONTENT, responses={401: _ERRORS[401]})
+async def revoke_token(request: Request, session: SessionDep) -> Response:
+    """Revoke the bearer token this request is authenticated with.
+
+    Errors: 401 ``unauthorized`` without an ``Authorization: Bearer`` header or with an unknown token.
+    """
+    token = bearer_token(request)
+    if token is None or not await service.revoke_token(session, token):
+        raise ApiError(401, "unauthorized", "Send the token to revoke as 'Authorization: Bearer <token>'.")
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/users/me", response_model=UserOut, responses={401: _ERRORS[401]})
+async def me(user: CurrentUser) -> UserOut:
+    """The logged-in user: ``{"id", "name"}``. Errors: 401 ``unauthorized``."""
+    return UserOut.model_validate(user)

@@ -1,0 +1,117 @@
+"""Account operations on an ``AsyncSession``: register, authenticate, API tokens.
+
+Functions that change data commit the session they are given.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.errors import ApiError
+from app.db.base import utcnow
+from app.users import security
+from app.users.models import ApiToken, User
+
+#: ``api_tokens.last_used_at`` is rewritten at most this often per token (saves a write per request)
+TOUCH_INTERVAL = timedelta(seconds=60)
+
+BAD_CREDENTIALS = "Wrong name or password."
+
+
+def _name_taken() -> ApiError:
+    return ApiError(409, "name_taken", "That name is taken (names are compared ignoring letter case).")
+
+
+async def get_user(session: AsyncSession, user_id: int) -> User | None:
+    """The user with ``user_id``, or None."""
+    return await session.get(User, user_id)
+
+
+async def get_user_by_name(session: AsyncSession, name: str) -> User | None:
+    """The user called ``name`` in any letter case, or None."""
+    key = security.name_key(name)
+    return (await session.execute(select(User).where(User.name_key == key))).scalar_one_or_none()
+
+
+async def register(session: AsyncSession, name: str, password: str) -> User:
+    """Create an account and commit.
+
+    :returns: the new :class:`User`.
+    :raises ApiError: 422 ``bad_name``, 422 ``weak_password``, 409 ``name_taken``.
+    """
+    name = security.check_name(name)
+    security.check_password(password, name)
+    if await get_user_by_name(session, name) is not None:
+        raise _name_taken()
+    user = User(name=name, name_key=security.name_key(name), password_hash=await security.ahash_password(password))
+    session.add(user)
+    try:
+        await session.commit()
+    except IntegrityError:  # someone registered the same name in between
+        await session.rollback()
+        raise _name_taken() from None
+    return user
+
+
+async def authenticate(session: AsyncSession, name: str, password: str) -> User:
+    """The user whose ``name`` and ``password`` these are. Upgrades the stored hash (and commits)
+    when the hashing parameters have been raised since it was made.
+
+    :raises ApiError: 401 ``bad_credentials``, with the same message and about the same delay
+        whether the name exists or not.
+    """
+    user = await get_user_by_name(session, name) if security.name_key(name) else None
+    ok = await security.averify_password(user.password_hash if user else None, password)
+    if user is None or not ok:
+        raise ApiError(401, "bad_credentials", BAD_CREDENTIALS)
+    if security.needs_rehash(user.password_hash):
+        user.password_hash = await security.ahash_password(password)
+        await session.commit()
+    return user
+
+
+async def create_token(session: AsyncSession, user: User, label: str = "") -> str:
+    """Create an API token for ``user`` and commit.
+
+    :returns: the token itself; only its SHA-256 digest is stored, so this is the only time it exists.
+    """
+    token = security.new_token()
+    session.add(ApiToken(user_id=user.id, token_hash=security.token_digest(token), label=label.strip()))
+    await session.commit()
+    return token
+
+
+async def user_for_token(session: AsyncSession, token: str, *, touch: bool = True) -> User | None:
+    """The owner of an API token, or None for an unknown or revoked token.
+
+    With ``touch`` the token's ``last_used_at`` is updated (at most once per :data:`TOUCH_INTERVAL`)
+    and the session is committed.
+    """
+    if not token:
+        return None
+    row = (
+        await session.execute(
+            select(User, ApiToken.id, ApiToken.last_used_at)
+            .join(ApiToken, ApiToken.user_id == User.id)
+            .where(ApiToken.token_hash == security.token_digest(token))
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    user, token_id, last_used = row
+    now = utcnow()
+    if touch and (last_used is None or now - last_used >= TOUCH_INTERVAL):
+        await session.execute(update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now))
+        await session.commit()
+    return user
+
+
+async def revoke_token(session: AsyncSession, token: str) -> bool:
+    """Delete an API token and commit. True if it existed."""
+    result = await session.execute(delete(ApiToken).where(ApiToken.token_hash == security.token_digest(token)))
+    await session.commit()
+    return bool(result.rowcount)
