@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.6
     #: seconds between sweeps for overdue clocks
     clock_tick_seconds: float = 0.5
+    #: a waiting match nobody joins is aborted after this many seconds
+    waiting_expiry_seconds: int = 3600
+    #: a running match whose every human seat has been away this long ends as abandoned
+    abandon_after_seconds: int = 900
     session_max_age_seconds: int = 14 * 24 * 3600
     log_json: bool = False
 

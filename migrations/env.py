@@ -6,7 +6,10 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection
+
+from app.db.base import UTCDateTime
 
 from app.db.models import metadata
 from app.db.session import make_engine
@@ -21,6 +24,16 @@ def _url() -> str:
     return config.attributes.get("database_url") or get_settings().database_url
 
 
+def _render_item(type_: str, obj: object, autogen_context) -> str | bool:  # type: ignore[no-untyped-def]
+    """Render our column types as plain SQLAlchemy types, so revisions do not import app code."""
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        return "sa.DateTime(timezone=True)"
+    if type_ == "type" and isinstance(obj, sa.JSON) and obj._variant_mapping:
+        autogen_context.imports.add("from sqlalchemy.dialects import postgresql")
+        return "sa.JSON().with_variant(postgresql.JSONB(), 'postgresql')"
+    return False
+
+
 def run_migrations_offline() -> None:
     context.configure(url=_url(), target_metadata=metadata, literal_binds=True, render_as_batch=True)
     with context.begin_transaction():
@@ -33,6 +46,7 @@ def _run(connection: Connection) -> None:
         target_metadata=metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        render_item=_render_item,
     )
     with context.begin_transaction():
         context.run_migrations()

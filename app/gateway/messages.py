@@ -6,6 +6,7 @@ Client → server frames (JSON text, at most ``ws_max_frame_bytes``):
 ``hello``  ``{"type": "hello", "since": <int ≥ 0>}``: the last version the client has
 ``act``    ``{"type": "act", "action": <object from legal>, "version": <int>, "ack": <str>}``
 ``back``   ``{"type": "back"}``: "I'm back", take the seat back from the computer
+``resign`` ``{"type": "resign"}``: give up the match
 ``ping``   ``{"type": "ping"}``: answered with ``{"type": "pong"}``
 ========  ==========================================================================
 
@@ -51,11 +52,16 @@ class Back:
 
 
 @dataclass(frozen=True, slots=True)
+class Resign:
+    """``resign``: the seat gives up."""
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """``ping``: keep-alive."""
 
 
-Message = Hello | Act | Back | Ping
+Message = Hello | Act | Back | Resign | Ping
 
 
 def parse_frame(text: str | None, max_bytes: int) -> Message:
@@ -93,6 +99,8 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
         return Act(obj["action"], version, ack)
     if kind == "back":
         return Back()
+    if kind == "resign":
+        return Resign()
     if kind == "ping":
         return Ping()
     raise BadFrame(f"unknown message type {kind!r}", ack)

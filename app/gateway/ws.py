@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.gateway.messages import Act, Back, BadFrame, Hello, Ping, parse_frame
+from app.gateway.messages import Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
 from app.matches.errors import MatchError
 from app.ratelimit import RateLimiter
@@ -94,7 +94,7 @@ class Connection:
         elif isinstance(msg, Hello):
             async with self.snapshot_lock:
                 await self.send_snapshot(msg.since)
-        elif isinstance(msg, Act | Back):
+        elif isinstance(msg, Act | Back | Resign):
             if self.user_id is None:
                 await self.error("unauthorized", "log in to play", ack)
                 return
@@ -105,6 +105,8 @@ class Connection:
                 try:
                     if isinstance(msg, Act):
                         await self.service.act(self.match_id, self.user_id, msg.action, msg.version)
+                    elif isinstance(msg, Resign):
+                        await self.service.resign(self.match_id, self.user_id)
                     else:
                         await self.service.set_back(self.match_id, self.user_id)
                 except MatchError as exc:

@@ -60,7 +60,9 @@ class MatchSeat(Base):
     """A seat of a match, held by a user, by a bot (``bot_level``), or still free.
 
     ``deadline_at``: when this seat must have acted (null when it need not act or the match is
-    untimed). ``timeouts_in_row`` and ``away`` implement computer takeover (DESIGN.md section 3).
+    untimed). ``timeouts_in_row``, ``away`` and ``away_since`` implement computer takeover
+    (DESIGN.md section 3): after two timeouts in a row the seat is away and the computer plays it
+    at once until the player acts or says "I'm back".
     """
 
     __tablename__ = "match_seats"
@@ -73,6 +75,7 @@ class MatchSeat(Base):
     deadline_at: Mapped[datetime | None]
     timeouts_in_row: Mapped[int] = mapped_column(default=0)
     away: Mapped[bool] = mapped_column(default=False)
+    away_since: Mapped[datetime | None]
     result: Mapped[str | None] = mapped_column(String(8))
     score: Mapped[float | None]
 
@@ -86,7 +89,7 @@ class MatchEvent(Base):
 
     ``kind`` says where an input came from: ``start``, ``chance``, ``action`` (a person),
     ``bot`` (a computer seat), ``timeout`` (the computer played for a seat whose clock ran out),
-    ``back`` (a player took the seat back), ``end``. A simultaneous choice is hidden by its
+    ``back`` (a player took the seat back), ``resign``, ``abandoned``, ``end``. A simultaneous choice is hidden by its
     ``visible_to`` (only its own seat) until the turn resolves.
     ``payload``: ``{"action": <encoded action or null>, "visible_to": [seats] | null,
     "events": [Event.to_json(), ...], ...}``.

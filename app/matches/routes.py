@@ -78,6 +78,18 @@ async def act(match_id: int, body: ActBody, request: Request, user: CurrentUser)
     return {"version": await _service(request).act(match_id, user.id, body.action, body.version)}
 
 
+@router.post("/{match_id}/resign")
+async def resign(match_id: int, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Give up: your seat loses."""
+    return {"version": await _service(request).resign(match_id, user.id)}
+
+
+@router.post("/{match_id}/back")
+async def back(match_id: int, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """"I'm back": the computer stops playing your seat."""
+    return {"version": await _service(request).set_back(match_id, user.id)}
+
+
 @router.get("/{match_id}/replay")
 async def replay(match_id: int, request: Request) -> dict[str, Any]:
     """Every step of a finished match with everything revealed."""

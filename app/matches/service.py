@@ -30,7 +30,7 @@ from app.logging import get_logger
 from app.matches.clock import Clock
 from app.matches.errors import MatchError
 from app.matches.hub import LocalHub
-from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchSeat
+from app.matches.models import ABORTED, ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchSeat
 from app.matches.views import event_views, match_info, seat_of
 from app.settings import Settings
 
@@ -204,7 +204,7 @@ class MatchService:
                 raise MatchError("stale_version", f"the match is at version {m.version}; you sent {version}")
             ms = m.seats[seat]
             ms.timeouts_in_row = 0
-            ms.away = False
+            ms.away, ms.away_since = False, None
             ctx.apply(seat, ctx.decode(action), kind)
 
         return await self._write(match_id, do)
@@ -222,10 +222,29 @@ class MatchService:
             self._check_active(m)
             ms = m.seats[seat]
             if ms.away:
-                ms.away = False
+                ms.away, ms.away_since = False, None
                 ms.timeouts_in_row = 0
                 ms.deadline_at = None  # recomputed from now
                 ctx.record(seat, "back", None, None, [])
+
+        return await self._write(match_id, do)
+
+    async def resign(self, match_id: int, user_id: int) -> int:
+        """Resign the seat ``user_id`` holds: that seat loses, every other seat wins (two
+        players) or draws among themselves (more players). Recorded as a ``resign`` event.
+
+        :raises MatchError: ``not_found``, ``forbidden``, ``game_over``, ``not_started``.
+        """
+
+        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+            seat = seat_of(m, user_id)
+            if seat is None:
+                raise MatchError("forbidden", "you hold no seat in this match")
+            self._check_active(m)
+            others = "win" if m.num_players == 2 else "draw"
+            results = tuple("loss" if s == seat else others for s in range(m.num_players))
+            ctx.record(seat, "resign", None, None, [])
+            ctx.forced_outcome = Outcome(results=results, reason="resigned")
 
         return await self._write(match_id, do)
 
@@ -283,9 +302,9 @@ class MatchService:
                     raise MatchError("stale_version", "the match changed meanwhile; try again") from None
             new_version = m.version
         await self.hub.publish(match_id, new_version)
-        if ctx.next_deadline is not None:
+        if ctx.next_deadline is not None and self._worker is not None:
             self._wake.set()
-            if ctx.next_deadline <= self.clock.now():
+            if ctx.next_deadline <= self.clock.now():  # a computer move due now: play it at once
                 self._spawn(self.process_match(match_id))
         return new_version
 
@@ -322,10 +341,20 @@ class MatchService:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def drain(self) -> None:
+        """Wait until the computer moves spawned so far (and those they spawn) are done."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("computer move failed", exc_info=task.exception())
 
     async def _run_worker(self) -> None:
         while True:
@@ -363,7 +392,31 @@ class MatchService:
         for match_id in ids:
             if await self.process_match(match_id, skip_locked=True) > 0:
                 done += 1
-        return done
+        return done + await self.expire_waiting()
+
+    async def expire_waiting(self) -> int:
+        """Abort waiting matches older than ``waiting_expiry_seconds``. :returns: how many."""
+        cutoff = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry_seconds)
+        async with self.sessionmaker() as session:
+            ids = (
+                await session.execute(
+                    select(Match.id).where(Match.status == WAITING, Match.created_at <= cutoff).limit(100)
+                )
+            ).scalars().all()
+        expired = 0
+
+        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+            nonlocal expired
+            if m.status == WAITING and m.created_at <= cutoff:  # re-checked under the lock
+                m.status = ABORTED
+                m.finished_at = ctx.now
+                m.result = {"reason": "expired", "results": [], "scores": [], "ranks": []}
+                ctx.record(None, "end", None, None, [], extra={"result": m.result})
+                expired += 1
+
+        for match_id in ids:
+            await self._write(match_id, do, skip_locked=True)
+        return expired
 
     async def process_match(self, match_id: int, *, skip_locked: bool = False) -> int:
         """Play the due seats of one match (under its lock). :returns: seats played."""
@@ -372,6 +425,10 @@ class MatchService:
         async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
             nonlocal played
             if m.status != ACTIVE:
+                return
+            if ctx.abandoned():
+                ctx.record(None, "abandoned", None, None, [])
+                ctx.forced_outcome = Outcome(results=("draw",) * m.num_players, reason="abandoned")
                 return
             for _ in range(64):  # one seat at a time until nothing is due
                 due = ctx.due_seat()
@@ -383,8 +440,9 @@ class MatchService:
                 if kind == "timeout":
                     ms = m.seats[seat]
                     ms.timeouts_in_row += 1
-                    if ms.timeouts_in_row >= 2:
+                    if ms.timeouts_in_row >= 2 and not ms.away:
                         ms.away = True
+                        ms.away_since = ctx.now
                 if m.status != ACTIVE or ctx.state_changed:
                     return  # new deadlines are set from now on; a later sweep plays on
 
@@ -547,10 +605,20 @@ class _Ctx:
         self.rows: list[MatchEvent] = []
         self.state_changed = False
         self.next_deadline: datetime | None = None
+        #: an end the service decides (resignation, abandonment), not the rules
+        self.forced_outcome: Outcome | None = None
 
     @property
     def changed(self) -> bool:
         return bool(self.rows) or self.state_changed
+
+    def abandoned(self) -> bool:
+        """Every human seat has been away for ``abandon_after_seconds`` (and there is one)."""
+        humans = [ms for ms in self.m.seats if not ms.bot_level]
+        limit = timedelta(seconds=self.service.settings.abandon_after_seconds)
+        return bool(humans) and all(
+            ms.away and ms.away_since is not None and self.now - ms.away_since >= limit for ms in humans
+        )
 
     def decode(self, action: Any) -> Any:
         try:
@@ -633,7 +701,7 @@ class _Ctx:
                 self.run_chance()
             m.state = rules.encode_state(self.state)
             m.pending = {str(k): rules.encode_action(v) for k, v in self.pending.items()}
-            outcome: Outcome | None = rules.outcome(self.state)
+            outcome: Outcome | None = self.forced_outcome or rules.outcome(self.state)
             if outcome is not None and m.status == ACTIVE:
                 self._finish_match(outcome)
         self._set_deadlines()

@@ -1,8 +1,8 @@
 """initial users and matches
 
-Revision ID: c422733d6d1e
+Revision ID: 5509dc8aa522
 Revises: 
-Create Date: 2026-11-29 13:39:29.627178
+Create Date: 2026-11-29 13:45:14.325990
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = 'c422733d6d1e'
+revision: str = '5509dc8aa522'
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -90,6 +90,7 @@ def upgrade() -> None:
     sa.Column('deadline_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('timeouts_in_row', sa.Integer(), nullable=False),
     sa.Column('away', sa.Boolean(), nullable=False),
+    sa.Column('away_since', sa.DateTime(timezone=True), nullable=True),
     sa.Column('result', sa.String(length=8), nullable=True),
     sa.Column('score', sa.Double(), nullable=True),
     sa.ForeignKeyConstraint(['match_id'], ['matches.id'], name=op.f('fk_match_seats_match_id_matches'), ondelete='CASCADE'),

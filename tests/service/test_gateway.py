@@ -18,7 +18,7 @@ def _user(client, name):
 
 
 def _match(client, a, b):
-    r = client.post("/api/matches", json={"game": "battle_runes", "options": {"turn_seconds": 120}}, headers=a)
+    r = client.post("/api/matches", json={"game": "battle_runes", "options": {"turn_seconds": 120, "start_score": 500, "win_score": 1000}}, headers=a)
     assert r.status_code == 201, r.text
     match_id = r.json()["id"]
     r = client.post(f"/api/matches/{match_id}/join", headers=b)

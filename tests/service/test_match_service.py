@@ -26,9 +26,13 @@ async def _match(env, match_id):
         return await s.get(Match, match_id)
 
 
+#: scores far from both thresholds, so a test's few turns never end the match by chance
+LONG = {"start_score": 500, "win_score": 1000}
+
+
 async def _two_player_match(env, **options):
     alice, bob = env.users[:2]
-    info = await env.service.create_match(alice, "battle_runes", {"turn_seconds": 60, **options})
+    info = await env.service.create_match(alice, "battle_runes", {"turn_seconds": 60, **LONG, **options})
     assert info["status"] == "waiting"
     info = await env.service.join(info["id"], bob)
     assert info["status"] == "active"
