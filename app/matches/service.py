@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -420,10 +421,9 @@ class MatchService:
 
     async def process_match(self, match_id: int, *, skip_locked: bool = False) -> int:
         """Play the due seats of one match (under its lock). :returns: seats played."""
-        played = 0
+        moves: list[tuple[int, str, int]] = []
 
         async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
-            nonlocal played
             if m.status != ACTIVE:
                 return
             if ctx.abandoned():
@@ -435,8 +435,8 @@ class MatchService:
                 if due is None:
                     return
                 seat, kind = due
-                ctx.apply(seat, ctx.computer_action(seat, kind), kind)
-                played += 1
+                version = ctx.apply(seat, ctx.computer_action(seat, kind), kind)
+                moves.append((seat, kind, version))
                 if kind == "timeout":
                     ms = m.seats[seat]
                     ms.timeouts_in_row += 1
@@ -451,7 +451,10 @@ class MatchService:
         except MatchError as exc:
             if exc.code != "stale_version":
                 raise
-        return played
+            return 0
+        for seat, kind, version in moves:  # logged once committed
+            log.info("computer_move", match_id=match_id, seat=seat, kind=kind, version=version, pid=os.getpid())
+        return len(moves)
 
     # ------------------------------------------------------------------ reading
 
@@ -642,9 +645,10 @@ class _Ctx:
                        created_at=self.now)
         )
 
-    def apply(self, seat: int, action: Any, kind: str) -> None:
+    def apply(self, seat: int, action: Any, kind: str) -> int:
         """Submit ``seat``'s action through the driver and record it; then let chance act.
 
+        :returns: the version of the recorded action.
         :raises MatchError: mapped from the engine's error (its ``code``).
         """
         rules = self.rules
@@ -654,11 +658,13 @@ class _Ctx:
         except GameError as exc:
             raise MatchError(exc.code, str(exc)) from None
         self.record(seat, kind, action, visible_to, step.events)
+        version = self.m.version
         self.state, self.pending = step.state, step.pending
         self.state_changed |= step.applied
         if step.applied:
-            self.m.state_version = self.m.version
+            self.m.state_version = version
         self.run_chance()
+        return version
 
     def run_chance(self) -> None:
         """Draw and apply chance outcomes until a seat must act or the game is over."""
