@@ -49,6 +49,19 @@ class BaseRules:
                 f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}"
             )
 
+    def is_legal(self, state: Any, seat: int, action: Any) -> bool:
+        """Membership in ``legal_actions`` (games with unlistable choices override this)."""
+        return action in self.legal_actions(state, seat)  # type: ignore[attr-defined]
+
+    def validate_deck(self, data: JSON) -> JSON:
+        """Games without decks refuse every deck.
+
+        :raises BadAction: always, here.
+        """
+        from .errors import BadAction
+
+        raise BadAction(f"{self.name} has no decks")
+
     def action_visible_to(self, state: Any, seat: int, action: Any) -> frozenset[int] | None:
         """Chance outcomes are secret (shuffles); simultaneous choices are seen only by their seat;
         everything else is public. Games with public chance (dice) override this."""

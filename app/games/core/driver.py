@@ -47,7 +47,7 @@ def submit(rules: Any, state: Any, pending: Mapping[int, Any], seat: int, action
         unchanged and the choice is kept in ``pending``.
     :raises GameOver: the game has ended.
     :raises NotYourTurn: ``seat`` is not in ``to_act`` or has already chosen.
-    :raises IllegalAction: ``action`` is not among ``legal_actions(state, seat)``.
+    :raises IllegalAction: ``rules.is_legal(state, seat, action)`` is false.
     """
     if rules.outcome(state) is not None:
         raise GameOver("the game is over")
@@ -56,7 +56,7 @@ def submit(rules: Any, state: Any, pending: Mapping[int, Any], seat: int, action
         raise NotYourTurn(f"seat {seat} is not to act (to act: {sorted(to_act)})")
     if seat in pending:
         raise NotYourTurn(f"seat {seat} has already chosen this turn")
-    if seat != CHANCE and action not in rules.legal_actions(state, seat):
+    if seat != CHANCE and not rules.is_legal(state, seat, action):
         raise IllegalAction(f"{rules.encode_action(action)!r} is not a legal action for seat {seat}")
     chosen = {**pending, seat: action}
     if set(chosen) != set(to_act):

@@ -69,9 +69,16 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Import the built-in game packages once; each registers itself on import."""
+    """Import every game package under ``app/games`` once; each registers itself on import."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    import app.games.battle_runes  # noqa: F401
+    import importlib
+    import pkgutil
+
+    import app.games as games
+
+    for info in sorted(pkgutil.iter_modules(games.__path__), key=lambda i: i.name):
+        if info.ispkg and info.name != "core":
+            importlib.import_module(f"app.games.{info.name}")

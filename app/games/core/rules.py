@@ -168,6 +168,22 @@ class Rules(Protocol, Generic[S, A]):
         Empty for a seat that need not act."""
         ...
 
+    def is_legal(self, state: S, seat: int, action: A) -> bool:
+        """Whether ``seat`` may play ``action`` now. Default: ``action in legal_actions(...)``.
+
+        A game whose choices are too many to list (a whole hidden setup, a loadout) lists a few
+        representative ones in ``legal_actions`` (enough for bots and random playouts) and accepts
+        any valid one here; the driver checks with this method, never with ``legal_actions``.
+        """
+        ...
+
+    def validate_deck(self, data: JSON) -> JSON:
+        """Check a saved deck of this game (a setup, a loadout) and return its normal form.
+
+        :raises BadAction: the deck breaks the game's rules (the message says which).
+        """
+        ...
+
     def sample_chance(self, state: S, rng: random.Random) -> A:
         """Draw the chance outcome at a chance node with ``rng`` (the only randomness in a game).
 
