@@ -685,7 +685,8 @@ class _Ctx:
         level = self.m.seats[seat].bot_level
         if kind == "bot" and level:
             bot = make_bot(self.m.game, level)
-            return bot.choose(self.rules.observe(self.state, seat), self.rules.legal_actions(self.state, seat), rng)
+            observation = self.rules.bot_observation(self.state, seat)
+            return bot.choose(observation, self.rules.legal_actions(self.state, seat), rng)
         return self.rules.timeout_action(self.state, seat, rng)
 
     def due_seat(self) -> tuple[int, str] | None:

@@ -461,7 +461,7 @@ class BattleRunes(BaseRules):
         from ..core.registry import make_bot
 
         bot = make_bot(self.name, self.timeout_bot_level)
-        return bot.choose(self.observe(state, seat), self.legal_actions(state, seat), rng)
+        return bot.choose(self.bot_observation(state, seat), self.legal_actions(state, seat), rng)
 
     def catalog(self) -> dict[str, JSON]:
         """The rune list for the rules pages: ``{"runes": [{"id", "name", "name_ru", "kind",

@@ -71,12 +71,16 @@ class BaseRules:
             return frozenset({seat})
         return None
 
+    def bot_observation(self, state: Any, seat: int) -> dict[str, JSON]:
+        """``observe(state, seat)``; games with memory (revealed pieces) add it."""
+        return self.observe(state, seat)  # type: ignore[attr-defined]
+
     def timeout_action(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """Ask the game's strongest bot, from ``seat``'s observation only."""
+        """Ask the game's strongest bot, from ``seat``'s bot observation only."""
         from .registry import make_bot
 
         bot = make_bot(self.name)
-        observation = self.observe(state, seat)  # type: ignore[attr-defined]
+        observation = self.bot_observation(state, seat)
         return bot.choose(observation, self.legal_actions(state, seat), rng)  # type: ignore[attr-defined]
 
 

@@ -208,6 +208,12 @@ class Rules(Protocol, Generic[S, A]):
         information of any other seat."""
         ...
 
+    def bot_observation(self, state: S, seat: int) -> dict[str, JSON]:
+        """What a computer player for ``seat`` sees: ``observe(state, seat)`` plus anything that
+        seat has legitimately seen before and a person could remember (revealed pieces, flips),
+        even where the match's options keep it off the screen. Never another seat's secret."""
+        ...
+
     def action_visible_to(self, state: S, seat: int, action: A) -> frozenset[int] | None:
         """Who may see ``action`` itself in the log before the game ends (``None``: everyone).
 
