@@ -1,6 +1,7 @@
 """Import every domain's models so ``Base.metadata`` knows every table (for Alembic and tests)."""
 
 from app.db.base import Base
+from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401
 from app.users import models as _users  # noqa: F401
 

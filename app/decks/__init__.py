@@ -1,0 +1,1 @@
+"""Saved decks: per user and game, a named setup or loadout checked by the game's own rules."""

@@ -1,0 +1,44 @@
+"""``/api/decks``: your saved setups and loadouts (thin; see :mod:`app.decks.service`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from app.decks import service
+from app.decks.schemas import DeckIn, DeckUpdate
+from app.users.deps import CurrentUser, SessionDep
+
+router = APIRouter(prefix="/api/decks", tags=["decks"])
+
+
+@router.get("")
+async def list_decks(session: SessionDep, user: CurrentUser, game: str | None = None) -> dict[str, Any]:
+    """Your decks, optionally of one game."""
+    return {"decks": [service.deck_json(d) for d in await service.list_decks(session, user.id, game)]}
+
+
+@router.post("", status_code=201)
+async def create_deck(body: DeckIn, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
+    """Save a deck; the game's rules check it (422 ``bad_deck`` with the reason)."""
+    return service.deck_json(await service.create_deck(session, user.id, body.game, body.name, body.data))
+
+
+@router.get("/{deck_id}")
+async def get_deck(deck_id: int, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
+    """One of your decks."""
+    return service.deck_json(await service.get_deck(session, user.id, deck_id))
+
+
+@router.put("/{deck_id}")
+async def update_deck(deck_id: int, body: DeckUpdate, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
+    """Rename a deck or replace its contents."""
+    return service.deck_json(await service.update_deck(session, user.id, deck_id, body.name, body.data))
+
+
+@router.delete("/{deck_id}", status_code=204)
+async def delete_deck(deck_id: int, session: SessionDep, user: CurrentUser) -> Response:
+    """Delete one of your decks."""
+    await service.delete_deck(session, user.id, deck_id)
+    return Response(status_code=204)

@@ -1,0 +1,69 @@
+"""Saved decks: validated by the game's rules, private to their owner, unique names."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.games.core import BadAction, get_rules
+
+
+def _login(client, name):
+    r = client.post("/api/auth/register", json={"name": name, "password": "correct horse 1"})
+    assert r.status_code == 201, r.text
+    r = client.post("/api/auth/token", json={"name": name, "password": "correct horse 1"})
+    client.cookies.clear()
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+@pytest.fixture
+def runes_take_decks(monkeypatch):
+    """Let Battle Runes accept decks of 3 favourite runes, to test storage independently of the
+    games whose decks are real (Stratego setups, Scratch Wars loadouts have their own tests)."""
+    rules = get_rules("battle_runes")
+
+    def validate_deck(self, data):
+        runes = data.get("favourites")
+        if not isinstance(runes, list) or len(runes) != 3:
+            raise BadAction("favourites must be a list of 3 rune ids")
+        return {"favourites": sorted(runes)}
+
+    monkeypatch.setattr(type(rules), "validate_deck", validate_deck)
+
+
+def test_game_without_decks_refuses(client):
+    a = _login(client, "alice")
+    r = client.post("/api/decks", json={"game": "battle_runes", "name": "x", "data": {}}, headers=a)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_deck"
+    r = client.post("/api/decks", json={"game": "chess", "name": "x", "data": {}}, headers=a)
+    assert r.status_code == 404
+
+
+def test_deck_lifecycle(client, runes_take_decks):
+    a, b = _login(client, "alice"), _login(client, "bobby")
+    assert client.get("/api/decks", headers=a).json() == {"decks": []}
+    assert client.get("/api/decks").status_code == 401
+    body = {"game": "battle_runes", "name": " Fire line ", "data": {"favourites": ["S3", "FIRE", "R1"]}}
+    r = client.post("/api/decks", json=body, headers=a)
+    assert r.status_code == 201, r.text
+    deck = r.json()
+    assert deck["name"] == "Fire line" and deck["data"] == {"favourites": ["FIRE", "R1", "S3"]}
+    # names are unique per user and game
+    r = client.post("/api/decks", json=body, headers=a)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    assert client.post("/api/decks", json=body, headers=b).status_code == 201
+    # the game's rules check the contents, on create and on update
+    bad = {**body, "name": "bad", "data": {"favourites": ["S1"]}}
+    r = client.post("/api/decks", json=bad, headers=a)
+    assert r.status_code == 422 and "3 rune" in r.json()["error"]["message"]
+    r = client.put(f"/api/decks/{deck['id']}", json={"data": {"favourites": []}}, headers=a)
+    assert r.status_code == 422
+    r = client.put(f"/api/decks/{deck['id']}", json={"name": "Water line"}, headers=a)
+    assert r.status_code == 200 and r.json()["name"] == "Water line"
+    # private to the owner
+    assert client.get(f"/api/decks/{deck['id']}", headers=b).status_code == 404
+    assert client.delete(f"/api/decks/{deck['id']}", headers=b).status_code == 404
+    assert [d["name"] for d in client.get("/api/decks?game=battle_runes", headers=a).json()["decks"]] == [
+        "Water line"
+    ]
+    assert client.delete(f"/api/decks/{deck['id']}", headers=a).status_code == 204
+    assert client.get("/api/decks", headers=a).json() == {"decks": []}
