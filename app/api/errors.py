@@ -54,6 +54,13 @@ def install_error_handlers(app: FastAPI) -> None:
         code = _STATUS_CODES.get(exc.status_code, "error")
         return JSONResponse(error_body(code, str(exc.detail)), exc.status_code, headers=exc.headers)
 
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        from app.logging import get_logger
+
+        get_logger(__name__).error("unhandled error", path=request.url.path, exc_info=exc)
+        return JSONResponse(error_body("internal_error", "something went wrong on the server"), 500)
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         details = [

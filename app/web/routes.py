@@ -1,0 +1,165 @@
+"""Server-rendered pages (Jinja2). Thin: the pages call the JSON API and the websocket from the
+browser; the match page loads the shared client (``static/js/match_client.js``) and the game's
+ES module (``static/js/games/<game>.js``).
+
+=============================  ===========================================================
+``/``                          what the site is, the games, links
+``/signup``, ``/login``        forms that call ``/api/auth/register|login`` (``?next=`` kept)
+``/lobby``                     open matches, your matches, "create a match" (login needed)
+``/matches/{id}``              the match page (players and spectators)
+``/matches/{id}/replay``       steps through a finished match
+``/games/{game}``              a game's rules summary and card catalog
+=============================  ===========================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from app.games.core import all_games, bot_levels
+from app.matches.errors import MatchError
+from app.settings import ROOT
+from app.users.deps import OptionalUser
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=str(ROOT / "templates"))
+
+_RUNE_SHORT = {
+    "FIRE": "Fire", "WATER": "Water", "ZERO": "Zero", "DOUBLE_S": "×2 S", "DOUBLE_R": "×2 R", "DIFF_S": "Δ S",
+    "DIFF_R": "Δ R", "SWAP_SELF": "S ⇄ R", "SWAP_OPP": "S ⇄ R opp", "SWAP_S": "S ⇄ S", "SWAP_R": "R ⇄ R",
+    "SWAP_ALL": "Total ⇄",
+}
+
+
+def rune_label(rune_id: str) -> str:
+    """The short face of a Battle Runes rune, as static/js/games/battle_runes.js draws it:
+    ``S1P5`` -> ``S1+5``, ``S1PR`` -> ``S1+R``, ``DOUBLE_S`` -> ``×2 S``."""
+    if rune_id in _RUNE_SHORT:
+        return _RUNE_SHORT[rune_id]
+    head, _, bonus = rune_id.partition("P")
+    return f"{head}+{bonus}" if bonus else head
+
+
+templates.env.filters["rune_label"] = rune_label
+
+#: games that have their own ES module under static/js/games/; others use the generic one
+GAME_MODULES = {"battle_runes"}
+#: turn times the lobby offers, in seconds (0 = untimed, only against a person)
+TURN_CHOICES = (30, 60, 120, 0)
+
+
+def safe_next(value: str | None, default: str = "/lobby") -> str:
+    """A local path to go to after logging in; anything else (other hosts, ``//x``) gives ``default``."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return default
+    return value
+
+
+def _login_redirect(request: Request) -> RedirectResponse:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/login?next={quote(target, safe='/')}", status_code=303)
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for rules in all_games().values():
+        out.append({
+            "id": rules.name,
+            "title": getattr(rules, "title", rules.name),
+            "min_players": rules.min_players,
+            "max_players": rules.max_players,
+            "bot_levels": bot_levels(rules.name),
+            "default_turn_seconds": getattr(rules, "default_turn_seconds", 60),
+        })
+    return out
+
+
+def _page(request: Request, name: str, user: Any, status_code: int = 200, **context: Any) -> HTMLResponse:
+    ctx = {"user": {"id": user.id, "name": user.name} if user is not None else None, **context}
+    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
+
+
+def _not_found(request: Request, user: Any, message: str) -> HTMLResponse:
+    return _page(request, "not_found.html", user, status_code=404, title="Not found", message=message)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, user: OptionalUser) -> HTMLResponse:
+    return _page(request, "home.html", user, title="Tabletop Arena", games=_games())
+
+
+@router.get("/signup", response_class=HTMLResponse)
+async def signup(request: Request, user: OptionalUser, next: str | None = None) -> HTMLResponse:
+    return _page(request, "auth.html", user, title="Sign up", mode="signup", next=safe_next(next))
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def login(request: Request, user: OptionalUser, next: str | None = None) -> HTMLResponse:
+    return _page(request, "auth.html", user, title="Log in", mode="login", next=safe_next(next))
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby(request: Request, user: OptionalUser) -> Response:
+    if user is None:
+        return _login_redirect(request)
+    return _page(request, "lobby.html", user, title="Lobby", games=_games(), turn_choices=TURN_CHOICES)
+
+
+async def _match_info(request: Request, match_id: int) -> dict[str, Any] | None:
+    try:
+        return await request.app.state.matches.get_match(match_id)
+    except MatchError as exc:
+        if exc.code == "not_found":
+            return None
+        raise
+
+
+def _game_title(game: str) -> str:
+    rules = all_games().get(game)
+    return getattr(rules, "title", game) if rules is not None else game
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+async def match_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
+    info = await _match_info(request, match_id)
+    if info is None:
+        return _not_found(request, user, f"There is no match {match_id}.")
+    game = info["game"]
+    module = game if game in GAME_MODULES else "generic"
+    return _page(
+        request, "match.html", user, title=f"{_game_title(game)} · match {match_id}", match=info,
+        game_title=_game_title(game), module=f"/static/js/games/{module}.js",
+    )
+
+
+@router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
+    info = await _match_info(request, match_id)
+    if info is None:
+        return _not_found(request, user, f"There is no match {match_id}.")
+    game = info["game"]
+    module = game if game in GAME_MODULES else "generic"
+    return _page(
+        request, "replay.html", user, title=f"Replay · match {match_id}", match=info,
+        game_title=_game_title(game), module=f"/static/js/games/{module}.js",
+    )
+
+
+@router.get("/games/{game}", response_class=HTMLResponse)
+async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResponse:
+    rules = all_games().get(game)
+    if rules is None:
+        return _not_found(request, user, f"There is no game {game!r}.")
+    catalog = rules.catalog() if hasattr(rules, "catalog") else []
+    if isinstance(catalog, dict):  # {"runes": [...]} (Battle Runes) or {"cards": [...]}
+        catalog = next(iter(catalog.values()), []) if len(catalog) == 1 else catalog.get("runes", [])
+    template = f"games/{game}.html" if game in GAME_MODULES else "games/generic.html"
+    return _page(
+        request, template, user, title=f"{_game_title(game)} rules", game={"id": game, "title": _game_title(game)},
+        catalog=catalog, bot_levels=bot_levels(game),
+    )

@@ -1,0 +1,28 @@
+// The sign-up and log-in forms: call the JSON API and show its errors, then go on to `next`.
+import { api, showError } from "/static/js/api.js";
+
+const form = document.getElementById("auth-form");
+const errorBox = document.getElementById("auth-error");
+const submit = document.getElementById("auth-submit");
+const mode = form.dataset.mode;
+const next = form.dataset.next || "/lobby";
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(errorBox, "");
+  const name = form.elements.name.value.trim();
+  const password = form.elements.password.value;
+  if (!name) return showError(errorBox, "Enter a name.");
+  if (!password) return showError(errorBox, "Enter a password.");
+  if (mode === "signup" && form.elements.password2.value !== password) {
+    return showError(errorBox, "The two passwords are not the same.");
+  }
+  submit.disabled = true;
+  try {
+    await api("POST", mode === "signup" ? "/api/auth/register" : "/api/auth/login", { name, password });
+    window.location.assign(next);
+  } catch (err) {
+    showError(errorBox, err.message || "Something went wrong.");
+    submit.disabled = false;
+  }
+});

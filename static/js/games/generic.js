@@ -1,0 +1,29 @@
+// Fallback game module for games without their own drawing yet: shows the view as text and the
+// legal actions as buttons, so every game is playable from the browser.
+import { el } from "/static/js/api.js";
+
+export function render(root, snapshot, client) {
+  const parts = [];
+  if (snapshot.status === "waiting") {
+    parts.push(el("h2", { text: "Waiting for players to join…" }));
+  }
+  if (snapshot.result) {
+    parts.push(el("div", { class: "result", id: "result" }, el("div", { class: "result-headline", text: "The match is over." }),
+      el("pre", { text: JSON.stringify(snapshot.result, null, 2) })));
+  }
+  const legal = snapshot.legal || [];
+  if (legal.length && !client.pending) {
+    parts.push(el("h3", { text: "Your move" }),
+      el("div", { class: "legal-list" }, ...legal.map((action) => el("button", {
+        type: "button", class: "btn btn-small", text: JSON.stringify(action), onclick: () => client.act(action),
+      }))));
+  } else if (client.pending) {
+    parts.push(el("p", { class: "muted", text: "Sending…" }));
+  }
+  parts.push(el("h3", { text: "What you see" }), el("pre", { class: "view-json", text: JSON.stringify(snapshot.view, null, 2) }));
+  root.replaceChildren(...parts);
+}
+
+export function describeEvent(ev) {
+  return ev.kind ? ev.kind.replace(/_/g, " ") : null;
+}

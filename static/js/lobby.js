@@ -1,0 +1,198 @@
+// The lobby: open matches to join, your matches, and the "create a match" form.
+import { api, el, formatTurn, pageData, showError } from "/static/js/api.js";
+
+const data = pageData("lobby-data");
+const me = data.user;
+const games = Object.fromEntries((data.games || []).map((g) => [g.id, g]));
+const gameDetails = {}; // id -> /api/games/{id} (options with defaults)
+
+const form = document.getElementById("create-form");
+const gameSelect = document.getElementById("create-game");
+const levelLabel = document.getElementById("level-label");
+const levelSelect = document.getElementById("create-level");
+const turnSelect = document.getElementById("create-turn");
+const turnHint = document.getElementById("turn-hint");
+const optionsBox = document.getElementById("game-options");
+const createError = document.getElementById("create-error");
+const lobbyError = document.getElementById("lobby-error");
+
+/** Game options the lobby offers, per game: key -> {label, type, hint?}. Shown only if the game has them. */
+const OFFERED_OPTIONS = {
+  battle_runes: {
+    win_score: { label: "Winning score", type: "number", min: 1 },
+    start_score: { label: "Starting score", type: "number", min: 1 },
+  },
+};
+
+function opponent() {
+  return form.elements.opponent.value;
+}
+
+function updateForm() {
+  const game = games[gameSelect.value] || { bot_levels: [] };
+  const vsComputer = opponent() === "computer";
+  const levels = game.bot_levels || [];
+  const computerRadio = form.querySelector('input[name="opponent"][value="computer"]');
+  computerRadio.disabled = levels.length === 0;
+  if (levels.length === 0 && vsComputer) form.querySelector('input[name="opponent"][value="person"]').checked = true;
+  levelLabel.hidden = opponent() !== "computer";
+  const current = levelSelect.value;
+  const levelText = (lv, i) => (levels.length > 1 && i === 0 ? `${lv} (easiest)`
+    : levels.length > 1 && i === levels.length - 1 ? `${lv} (strongest)` : lv);
+  levelSelect.replaceChildren(...levels.map((lv, i) => el("option", { value: lv, text: levelText(lv, i) })));
+  if (levels.includes(current)) levelSelect.value = current;
+  else if (levels.length) levelSelect.value = levels[levels.length - 1];
+  // untimed only against a person: the computer must be able to take over a seat
+  const untimed = turnSelect.querySelector('option[value="0"]');
+  untimed.disabled = untimed.hidden = opponent() === "computer";
+  if (opponent() === "computer" && turnSelect.value === "0") turnSelect.value = "60";
+  turnHint.textContent = turnSelect.value === "0"
+    ? "No clock: take all the time you need."
+    : "When your time runs out, the computer plays your move.";
+}
+
+async function loadGame(id) {
+  if (!gameDetails[id]) {
+    try {
+      gameDetails[id] = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    } catch (err) {
+      gameDetails[id] = { options: {} };
+    }
+  }
+  return gameDetails[id];
+}
+
+function renderGameOptions() {
+  const id = gameSelect.value;
+  const details = gameDetails[id];
+  const offered = OFFERED_OPTIONS[id] || {};
+  optionsBox.replaceChildren();
+  if (!details) return;
+  for (const [key, spec] of Object.entries(offered)) {
+    if (!(key in (details.options || {}))) continue;
+    const input = el("input", {
+      type: spec.type, name: `opt_${key}`, id: `opt-${key}`, value: details.options[key], min: spec.min,
+      dataset: { option: key, default: details.options[key] },
+    });
+    optionsBox.append(el("label", {}, spec.label, input));
+  }
+}
+
+form.addEventListener("change", (event) => {
+  if (event.target !== gameSelect) updateForm();
+});
+gameSelect.addEventListener("change", async () => {
+  await loadGame(gameSelect.value);
+  updateForm();
+  renderGameOptions();
+});
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(createError, "");
+  const body = { game: gameSelect.value, options: { turn_seconds: Number(turnSelect.value) } };
+  for (const input of optionsBox.querySelectorAll("input[data-option]")) {
+    if (input.value === "" || input.value === input.dataset.default) continue;
+    body.options[input.dataset.option] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  if (opponent() === "computer") body.computer = [{ seat: 1, level: levelSelect.value || null }];
+  const button = document.getElementById("create-submit");
+  button.disabled = true;
+  try {
+    const match = await api("POST", "/api/matches", body);
+    window.location.assign(`/matches/${match.id}`);
+  } catch (err) {
+    showError(createError, err.message);
+    button.disabled = false;
+  }
+});
+
+// ---------------------------------------------------------------- match lists
+
+function seatLabel(seat) {
+  if (seat.user) return seat.user.name;
+  if (seat.bot) return `computer (${seat.bot})`;
+  return "free seat";
+}
+
+function isMine(match) {
+  return !!me && match.seats.some((s) => s.user && s.user.id === me.id);
+}
+
+function resultText(match) {
+  const mine = match.seats.find((s) => s.user && me && s.user.id === me.id);
+  if (!mine || !mine.result) return "";
+  const results = match.seats.map((s) => s.result);
+  if (mine.result === "win") return results.every((r) => r === "win") ? "both won" : "you won";
+  if (mine.result === "loss") return results.every((r) => r === "loss") ? "both lost" : "you lost";
+  return "draw";
+}
+
+function matchItem(match, kind) {
+  const title = (games[match.game] && games[match.game].title) || match.game;
+  const players = match.seats.map(seatLabel).join(" vs ");
+  const info = el("div", { class: "match-info" },
+    el("strong", { text: `${title} #${match.id}` }),
+    el("span", { class: "muted", text: ` · ${players} · ${formatTurn(match.options.turn_seconds)}` }));
+  const actions = el("div", { class: "match-actions" });
+  if (kind === "open") {
+    if (isMine(match)) {
+      actions.append(el("span", { class: "tag", text: "yours: waiting for an opponent" }),
+        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: "Open" }));
+    } else {
+      const join = el("button", { type: "button", class: "btn btn-small", text: "Join", dataset: { matchId: match.id } });
+      join.addEventListener("click", () => joinMatch(match.id, join));
+      actions.append(join);
+    }
+  } else if (kind === "mine") {
+    actions.append(el("span", { class: "tag", text: match.status === "waiting" ? "waiting" : "in play" }),
+      el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: "Play" }));
+  } else {
+    actions.append(el("span", { class: "tag", text: resultText(match) }),
+      el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}/replay`, text: "Replay" }));
+  }
+  return el("li", { class: "match-item", dataset: { matchId: match.id, status: match.status } }, info, actions);
+}
+
+function fill(list, matches, kind, empty) {
+  list.replaceChildren(...(matches.length ? matches.map((m) => matchItem(m, kind)) : [el("li", { class: "muted", text: empty })]));
+}
+
+async function joinMatch(id, button) {
+  button.disabled = true;
+  showError(lobbyError, "");
+  try {
+    await api("POST", `/api/matches/${id}/join`);
+    window.location.assign(`/matches/${id}`);
+  } catch (err) {
+    showError(lobbyError, err.message);
+    button.disabled = false;
+    refresh();
+  }
+}
+
+async function refresh() {
+  try {
+    const [open, active, waiting, finished] = await Promise.all([
+      api("GET", "/api/matches?status=waiting"),
+      api("GET", "/api/matches?status=active&mine=true"),
+      api("GET", "/api/matches?status=waiting&mine=true"),
+      api("GET", "/api/matches?status=finished&mine=true&limit=10"),
+    ]);
+    fill(document.getElementById("open-matches"), open.matches, "open", "No open matches. Create one!");
+    fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", "You are in no match right now.");
+    fill(document.getElementById("my-finished"), finished.matches, "finished", "None yet.");
+  } catch (err) {
+    showError(lobbyError, err.message);
+  }
+}
+
+document.getElementById("refresh-button").addEventListener("click", refresh);
+setInterval(() => { if (!document.hidden) refresh(); }, 5000);
+
+loadGame(gameSelect.value).then(() => {
+  updateForm();
+  renderGameOptions();
+});
+updateForm();
+refresh();

@@ -1,0 +1,516 @@
+// The shared match client: one websocket per match page (DESIGN.md sections 4 and 7).
+//
+// It opens /ws/matches/{id}, says hello with the last version it has, applies the snapshots the
+// server sends, reconnects by itself with exponential backoff (showing "offline — reconnecting"),
+// shows per-seat clocks, who is away (with an "I'm back" button for your own seat), a log of the
+// events, and error frames as a dismissable message. The game itself is drawn by a game module:
+//
+//   export async function setup(client)            // optional: load card data before the first render
+//   export function render(root, snapshot, client) // draw the snapshot; call client.act(action) to play
+//   export function describeEvent(event, entry, client)  // optional: one log line for an engine event
+//
+// `client` gives the module: seat (null for spectators), snapshot, events (every event entry
+// received, oldest first), pending (the act in flight or null), act(action), seatName(seat),
+// remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status".
+//
+// Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
+// snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
+
+import { el } from "/static/js/api.js";
+import { sha256Hex } from "/static/js/sha256.js";
+
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_MAX_MS = 15000;
+const PING_EVERY_MS = 20000;
+const PONG_WAIT_MS = 10000;
+const POLICY_VIOLATION = 1008;
+
+const FRIENDLY = {
+  stale_version: "The match moved on before your move arrived. Here is the new position; please choose again.",
+  not_your_turn: "It is not your turn.",
+  illegal_action: "That move is not allowed.",
+  game_over: "The match is over.",
+  rate_limited: "Slow down: too many messages.",
+  unauthorized: "You are not allowed to do that here. Are you logged in?",
+  not_found: "This match does not exist.",
+  not_started: "The match has not started yet: waiting for players.",
+};
+
+/** "1:05", "0:09" for a number of milliseconds. */
+export function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  if (m >= 60) return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+/** A server timestamp (ISO 8601; naive ones are UTC) as a Date, or null. */
+export function parseTime(iso) {
+  if (!iso) return null;
+  const d = new Date(/(Z|[+-]\d\d:?\d\d)$/.test(iso) ? iso : `${iso}Z`);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The display name of a seat from a snapshot's or match's `seats`. */
+export function seatName(seats, seat) {
+  const s = (seats || []).find((x) => x.seat === seat);
+  if (!s) return `Seat ${seat + 1}`;
+  if (s.user) return s.user.name;
+  if (s.bot) return `Computer (${s.bot})`;
+  return "(free seat)";
+}
+
+/** Fill the "Fair play" box: the seed's hash from the start, the seed and its check at the end. */
+export function renderSeedInfo(box, { seed_hash: hash, seed }) {
+  if (!box) return;
+  const key = `${hash}|${seed || ""}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const parts = [
+    el("p", { class: "muted", text: "SHA-256 of the match's random seed, fixed before the first shuffle:" }),
+    el("code", { class: "hash", id: "seed-hash", text: hash || "–" }),
+  ];
+  if (seed) {
+    const check = el("p", { class: "seed-check", id: "seed-check", text: "checking…" });
+    parts.push(el("p", { class: "muted", text: "The seed, revealed now that the match is over:" }),
+      el("code", { class: "hash", id: "seed-value", text: seed }), check);
+    sha256Hex(seed).then((digest) => {
+      const ok = digest === hash;
+      check.textContent = ok ? "✓ SHA-256(seed) matches the hash: every shuffle came from this seed."
+        : "✗ SHA-256(seed) does NOT match the hash shown at the start!";
+      check.className = ok ? "seed-check ok" : "seed-check bad";
+    });
+  } else {
+    parts.push(el("p", { class: "muted", text: "The seed itself is revealed when the match ends." }));
+  }
+  box.replaceChildren(...parts);
+}
+
+/** Draw the players bar (names, whose turn, clocks, away, results). Used by the match and replay pages. */
+export function renderSeats(box, snapshot, { me = null, clockText = null } = {}) {
+  if (!box) return;
+  const toAct = new Set(snapshot.to_act || []);
+  const chosen = new Set(snapshot.chosen || []);
+  const away = new Set((snapshot.clock && snapshot.clock.away) || []);
+  const simultaneous = toAct.size > 1;
+  const cards = (snapshot.seats || []).map((s) => {
+    const badges = [];
+    if (s.seat === me) badges.push(el("span", { class: "badge badge-you", text: "you" }));
+    if (s.bot) badges.push(el("span", { class: "badge", text: "computer" }));
+    if (away.has(s.seat)) badges.push(el("span", { class: "badge badge-away", text: "away: computer plays" }));
+    let state = "";
+    if (snapshot.status === "finished") {
+      state = { win: "won", loss: "lost", draw: "draw" }[s.result] || "";
+    } else if (snapshot.status === "waiting") {
+      state = s.user || s.bot ? "ready" : "waiting for a player…";
+    } else if (chosen.has(s.seat)) {
+      state = "has chosen ✓";
+    } else if (toAct.has(s.seat)) {
+      state = simultaneous ? "choosing…" : "to move";
+    }
+    const clock = el("span", { class: "seat-clock", dataset: { clockSeat: s.seat } });
+    if (clockText) clock.textContent = clockText(s.seat) || "";
+    return el("div", {
+      class: `seat-card${toAct.has(s.seat) && !chosen.has(s.seat) ? " seat-active" : ""}${s.seat === me ? " seat-me" : ""}`,
+      dataset: { seat: s.seat, testid: `seat-${s.seat}` },
+    },
+    el("div", { class: "seat-name" }, el("span", { class: "seat-dot", "aria-hidden": "true" }), seatName(snapshot.seats, s.seat), ...badges),
+    el("div", { class: "seat-state" }, el("span", { class: "seat-status", text: state }), clock));
+  });
+  box.replaceChildren(...cards);
+}
+
+export class MatchClient {
+  /**
+   * @param {object} opts
+   * @param {number} opts.matchId
+   * @param {object} opts.module   the game module (render, setup?, describeEvent?)
+   * @param {object|null} opts.user  {id, name} of the logged-in user, or null
+   * @param {object} [opts.match]  the match info the page was rendered with
+   * @param {object} opts.elements {root, seats, log, seed, conn, offline, error, errorText, errorDismiss, away, back, replayLink}
+   */
+  constructor({ matchId, module, user, match, elements }) {
+    this.matchId = matchId;
+    this.module = module;
+    this.user = user;
+    this.ui = elements;
+    this.snapshot = null;
+    this.version = 0;
+    this.events = [];
+    this.seat = null;
+    this.pending = null;
+    this.connected = false;
+    this.socket = null;
+    this.attempts = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.stopped = false;
+    this.ackCounter = 0;
+    this.clockBase = { at: performance.now(), remaining: {} };
+    this.listeners = { snapshot: [], error: [], status: [] };
+    this.frames = 0;
+    if (match) {
+      this.seatsFromPage = match.seats;
+      const mine = user ? match.seats.find((s) => s.user && s.user.id === user.id) : null;
+      this.seat = mine ? mine.seat : null;
+    }
+  }
+
+  on(name, fn) {
+    this.listeners[name].push(fn);
+  }
+
+  emit(name, value) {
+    for (const fn of this.listeners[name]) {
+      try {
+        fn(value);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
+  get isSpectator() {
+    return this.seat === null || this.seat === undefined;
+  }
+
+  seatName(seat) {
+    return seatName((this.snapshot && this.snapshot.seats) || this.seatsFromPage, seat);
+  }
+
+  /** Milliseconds left on `seat`'s clock now, or null when it has none. */
+  remainingMs(seat) {
+    const ms = this.clockBase.remaining[String(seat)];
+    if (ms === undefined || ms === null) return null;
+    return Math.max(0, ms - (performance.now() - this.clockBase.at));
+  }
+
+  async start() {
+    const { ui } = this;
+    if (ui.errorDismiss) ui.errorDismiss.addEventListener("click", () => this.showError(null));
+    if (ui.back) ui.back.addEventListener("click", () => this.back());
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && !this.connected) this.reconnectNow();
+    });
+    this.clockInterval = setInterval(() => this.tickClocks(), 250);
+    if (this.module.setup) {
+      try {
+        await this.module.setup(this);
+      } catch (err) {
+        console.error("game module setup failed", err);
+      }
+    }
+    this.connect();
+  }
+
+  // ---------------------------------------------------------------- connection
+
+  url() {
+    const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${window.location.host}/ws/matches/${this.matchId}`;
+  }
+
+  setStatus(state, text) {
+    if (this.ui.conn) {
+      this.ui.conn.dataset.state = state;
+      this.ui.conn.textContent = text;
+    }
+    if (this.ui.offline) this.ui.offline.hidden = state !== "offline";
+    this.emit("status", state);
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (err) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      if (this.socket !== socket) return;
+      this.connected = true;
+      this.setStatus("online", "connected");
+      this.send({ type: "hello", since: this.version });
+      this.startPings();
+    });
+    socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return;
+      this.gotFrame();
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      this.handleFrame(frame);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.connected = false;
+      this.stopPings();
+      if (this.pending) {
+        // the act may or may not have arrived; the snapshot after reconnecting tells
+        this.pending = null;
+        this.render();
+      }
+      if (event.code === POLICY_VIOLATION) {
+        this.stopped = true;
+        this.setStatus("closed", "disconnected");
+        return;
+      }
+      this.scheduleReconnect();
+    });
+    socket.addEventListener("error", () => {
+      // a close event follows
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.stopped || this.retryTimer) return;
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempts);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempts += 1;
+    this.setStatus("offline", `offline — reconnecting in ${Math.ceil(delay / 1000)} s`);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.setStatus("offline", "offline — reconnecting…");
+      this.connect();
+    }, delay);
+  }
+
+  reconnectNow() {
+    if (this.connected || this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.connect();
+  }
+
+  /** Close the socket as if the network dropped (the client reconnects by itself). */
+  dropConnection() {
+    if (this.socket) this.socket.close(4000, "dropped");
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.clockInterval);
+    this.stopPings();
+    if (this.socket) this.socket.close(1000, "bye");
+  }
+
+  startPings() {
+    this.stopPings();
+    this.pingTimer = setInterval(() => {
+      if (!this.connected) return;
+      this.send({ type: "ping" });
+      clearTimeout(this.pongTimer);
+      this.pongTimer = setTimeout(() => {
+        // no answer: the connection is dead even if the browser has not noticed
+        if (this.socket) this.socket.close(4001, "no pong");
+      }, PONG_WAIT_MS);
+    }, PING_EVERY_MS);
+  }
+
+  stopPings() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.pingTimer = this.pongTimer = null;
+  }
+
+  gotFrame() {
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
+  }
+
+  send(frame) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- frames
+
+  handleFrame(frame) {
+    this.frames += 1;
+    if (frame.type === "snapshot") this.applySnapshot(frame);
+    else if (frame.type === "error") this.applyError(frame);
+    // "pong": nothing more to do
+  }
+
+  applySnapshot(snap) {
+    this.attempts = 0;
+    if (this.snapshot && snap.version < this.snapshot.version) return; // an older one, overtaken
+    const lastVersion = this.events.length ? this.events[this.events.length - 1].version : 0;
+    const fresh = (snap.events || []).filter((e) => e.version > lastVersion);
+    this.events.push(...fresh);
+    this.snapshot = snap;
+    this.version = snap.version;
+    this.seat = snap.seat;
+    this.clockBase = { at: performance.now(), remaining: { ...((snap.clock && snap.clock.remaining_ms) || {}) } };
+    if (this.pending && (snap.ack === this.pending.ack || !(snap.legal || []).length)) this.pending = null;
+    this.appendLog(fresh);
+    this.renderChrome();
+    this.render();
+    this.emit("snapshot", snap);
+  }
+
+  applyError(frame) {
+    if (this.pending && frame.ack && frame.ack === this.pending.ack) this.pending = null;
+    const friendly = FRIENDLY[frame.code];
+    const text = friendly && friendly !== frame.message ? `${friendly} (${frame.message})` : frame.message || friendly || frame.code;
+    this.showError(text, frame.code);
+    this.emit("error", frame);
+    this.render();
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** Send `action` (one of snapshot.legal) for this seat; returns the ack id, or null if offline. */
+  act(action) {
+    if (!this.snapshot) return null;
+    this.ackCounter += 1;
+    const ack = `a${Date.now().toString(36)}-${this.ackCounter}`;
+    const ok = this.send({ type: "act", action, version: this.snapshot.version, ack });
+    if (!ok) {
+      this.showError("You are offline: your move was not sent. It will be possible again once reconnected.", "offline");
+      return null;
+    }
+    this.pending = { ack, action, version: this.snapshot.version };
+    this.showError(null);
+    this.render();
+    return ack;
+  }
+
+  /** "I'm back": take the seat back from the computer. */
+  back() {
+    this.send({ type: "back" });
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  showError(text, code) {
+    const { error, errorText } = this.ui;
+    if (!error) return;
+    if (!text) {
+      error.hidden = true;
+      return;
+    }
+    errorText.textContent = text;
+    error.dataset.code = code || "";
+    error.hidden = false;
+  }
+
+  render() {
+    if (!this.snapshot || !this.ui.root) return;
+    try {
+      this.module.render(this.ui.root, this.snapshot, this);
+    } catch (err) {
+      console.error("render failed", err);
+      this.ui.root.replaceChildren(el("p", { class: "form-error", text: `Cannot draw the game: ${err.message}` }));
+    }
+  }
+
+  renderChrome() {
+    const snap = this.snapshot;
+    renderSeats(this.ui.seats, snap, { me: this.seat, clockText: (seat) => this.clockText(seat) });
+    renderSeedInfo(this.ui.seed, snap);
+    const away = (snap.clock && snap.clock.away) || [];
+    if (this.ui.away) this.ui.away.hidden = !(this.seat !== null && snap.status === "active" && away.includes(this.seat));
+    if (this.ui.replayLink) this.ui.replayLink.hidden = snap.status !== "finished";
+    document.body.dataset.matchStatus = snap.status;
+    this.tickClocks();
+  }
+
+  clockText(seat) {
+    const ms = this.remainingMs(seat);
+    return ms === null ? "" : formatClock(ms);
+  }
+
+  tickClocks() {
+    for (const node of document.querySelectorAll("[data-clock-seat]")) {
+      const seat = Number(node.dataset.clockSeat);
+      const ms = this.remainingMs(seat);
+      node.textContent = ms === null ? "" : formatClock(ms);
+      node.classList.toggle("low", ms !== null && ms < 10000);
+    }
+  }
+
+  describeEntry(entry) {
+    const who = entry.seat === null || entry.seat === undefined || entry.seat < 0 ? null : this.seatName(entry.seat);
+    const lines = [];
+    let own;
+    if (this.module.describeInput) {
+      try {
+        own = this.module.describeInput(entry, this);
+      } catch (err) {
+        own = undefined;
+      }
+    }
+    if (typeof own === "string") lines.push(own);
+    else if (own !== null) switch (entry.kind) {
+      case "start":
+        lines.push("The match has started.");
+        break;
+      case "commit":
+        lines.push(`${who} has chosen${entry.hidden ? " (hidden until both have chosen)" : ""}.`);
+        break;
+      case "action":
+        lines.push(`${who} played.`);
+        break;
+      case "timeout":
+        lines.push(`${who}'s time ran out: the computer played for them.`);
+        break;
+      case "bot":
+        lines.push(`${who} played.`);
+        break;
+      case "back":
+        lines.push(`${who} is back.`);
+        break;
+      case "resign":
+        lines.push(`${who} resigned.`);
+        break;
+      case "end":
+        lines.push("The match is over. The seed is revealed.");
+        break;
+      default:
+        break;
+    }
+    for (const ev of entry.events || []) {
+      let text = null;
+      if (this.module.describeEvent) {
+        try {
+          text = this.module.describeEvent(ev, entry, this);
+        } catch (err) {
+          text = null;
+        }
+      }
+      if (text) lines.push(text);
+    }
+    return lines;
+  }
+
+  appendLog(entries) {
+    const log = this.ui.log;
+    if (!log || !entries.length) return;
+    const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    for (const entry of entries) {
+      const lines = this.describeEntry(entry);
+      if (!lines.length) continue;
+      const at = parseTime(entry.at);
+      const time = at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
+      log.append(el("li", { class: `log-entry log-${entry.kind}`, dataset: { version: entry.version } },
+        el("span", { class: "log-time", text: time }),
+        el("span", { class: "log-text", text: lines.join(" ") })));
+    }
+    if (stick) log.scrollTop = log.scrollHeight;
+  }
+}

@@ -1,0 +1,32 @@
+// Entry point of the match page: load the game's module and start the shared match client.
+import { pageData } from "/static/js/api.js";
+import { MatchClient } from "/static/js/match_client.js";
+
+const app = document.getElementById("match-app");
+const data = pageData("match-data");
+const $ = (id) => document.getElementById(id);
+
+async function main() {
+  let module;
+  try {
+    module = await import(app.dataset.module);
+  } catch (err) {
+    console.error(err);
+    module = await import("/static/js/games/generic.js");
+  }
+  const client = new MatchClient({
+    matchId: Number(app.dataset.matchId),
+    module,
+    user: data.user,
+    match: data.match,
+    elements: {
+      root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
+      offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),
+      errorDismiss: $("error-dismiss"), away: $("away-banner"), back: $("back-button"), replayLink: $("replay-link"),
+    },
+  });
+  window.matchClient = client; // for debugging and the browser tests
+  await client.start();
+}
+
+main();
