@@ -32,6 +32,7 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         "CLOCK_TICK_SECONDS": "0.1",
         "LOGIN_RATE_LIMIT": "1000/minute",
         "WS_RATE_LIMIT": "1000/second",
+        "PYTHONUNBUFFERED": "1",  # every log line reaches the file even if the process is killed
     }
     env.pop("REDIS_URL", None)
     env.update(extra)

@@ -7,19 +7,14 @@ Chromium missing: the tests skip locally and fail in CI (``CI=true``), like :fun
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import IN_CI, run
+from tests.conftest import IN_CI
+from tests.servers import ServerProcess, migrate, server_env
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -51,99 +46,20 @@ def require_chromium() -> None:
         pytest.skip(problem)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _has_migrations() -> bool:
-    versions = ROOT / "migrations" / "versions"
-    return (ROOT / "alembic.ini").exists() and any(versions.glob("*.py"))
-
-
-async def _create_all(url: str) -> None:
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from app.db.models import metadata
-
-    engine = create_async_engine(url)
-    async with engine.begin() as conn:
-        await conn.run_sync(metadata.create_all)
-    await engine.dispose()
-
-
-def create_schema(url: str, env: dict[str, str]) -> None:
-    """``alembic upgrade head`` when the project has migrations, else ``metadata.create_all``."""
-    if _has_migrations():
-        subprocess.run(
-            [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True,
-            capture_output=True, timeout=120,
-        )
-    else:
-        run(_create_all(url))
-
-
-class Server:
-    """A uvicorn process serving ``app.main:app``."""
-
-    def __init__(self, base_url: str, proc: subprocess.Popen, log_path: Path) -> None:
-        self.base_url, self.proc, self.log_path = base_url, proc, log_path
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-
 @pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[Server]:
-    """A real server on a free port, with a fresh SQLite database (session-wide)."""
+def server(tmp_path_factory) -> Iterator[ServerProcess]:
+    """A real server on a free port, with a fresh migrated SQLite database (session-wide)."""
     require_chromium()
     tmp = tmp_path_factory.mktemp("browser-server")
-    url = f"sqlite+aiosqlite:///{tmp / 'arena.db'}"
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "ENV": "test",
-        "SECRET_KEY": "browser-test-secret-" + "x" * 32,
-        "BOT_DELAY_SECONDS": "0.2",
-        "LOGIN_RATE_LIMIT": "1000/minute",
-        "WS_RATE_LIMIT": "1000/second",
-        "CLOCK_TICK_SECONDS": "0.2",
-    }
-    env.pop("REDIS_URL", None)
-    create_schema(url, env)
-    log_path = tmp / "server.log"
-    log = open(log_path, "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            log.close()
-            pytest.fail(f"the server exited with {proc.returncode}:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(base + "/api/games", timeout=1) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.terminate()
-            pytest.fail(f"the server did not start in 30 s:\n{log_path.read_text()}")
-        time.sleep(0.1)
-    srv = Server(base, proc, log_path)
-    yield srv
-    proc.terminate()
+    env = server_env(f"sqlite+aiosqlite:///{tmp / 'arena.db'}", BOT_DELAY_SECONDS="0.2", CLOCK_TICK_SECONDS="0.2")
+    migrate(env)
+    srv = ServerProcess(env, tmp / "server.log")
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        srv.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield srv
+    srv.stop()
 
 
 @pytest.fixture(scope="module")
