@@ -124,30 +124,31 @@ def _game_title(game: str) -> str:
     return getattr(rules, "title", game) if rules is not None else game
 
 
-@router.get("/matches/{match_id}", response_class=HTMLResponse)
-async def match_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
+async def _match_view_page(
+    request: Request, match_id: int, user: Any, template: str, title: str
+) -> HTMLResponse:
+    """A page about one match (live or replay) that loads the game's ES module."""
     info = await _match_info(request, match_id)
     if info is None:
         return _not_found(request, user, f"There is no match {match_id}.")
     game = info["game"]
     module = game if game in GAME_MODULES else "generic"
     return _page(
-        request, "match.html", user, title=f"{_game_title(game)} · match {match_id}", match=info,
+        request, template, user, title=title.format(game=_game_title(game), id=match_id), match=info,
         game_title=_game_title(game), module=f"/static/js/games/{module}.js",
     )
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+async def match_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
+    """The live match page (players and spectators)."""
+    return await _match_view_page(request, match_id, user, "match.html", "{game} · match {id}")
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
-    info = await _match_info(request, match_id)
-    if info is None:
-        return _not_found(request, user, f"There is no match {match_id}.")
-    game = info["game"]
-    module = game if game in GAME_MODULES else "generic"
-    return _page(
-        request, "replay.html", user, title=f"Replay · match {match_id}", match=info,
-        game_title=_game_title(game), module=f"/static/js/games/{module}.js",
-    )
+    """Step through a finished match."""
+    return await _match_view_page(request, match_id, user, "replay.html", "Replay · match {id}")
 
 
 @router.get("/games/{game}", response_class=HTMLResponse)
