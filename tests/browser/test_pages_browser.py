@@ -4,6 +4,7 @@ successful log-in goes on to ``next``."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -51,9 +52,9 @@ def test_auth_forms_show_errors_and_log_in_and_out(new_page):
     assert not [e for e in w.errors if "401" not in e and "422" not in e], w.errors
 
 
-def test_clock_runs_out_away_and_im_back(new_page):
-    """A 2-second clock counts down on the page; after two timeouts the computer plays the seat
-    ("away"), and "I'm back" takes it back."""
+def test_closed_tab_returns_to_see_the_computer_played_and_takes_the_seat_back(new_page):
+    """A 2-second clock counts down on the page; the player closes the tab; on return the page
+    shows that the computer played for them (two timeouts: away), and "I'm back" takes it back."""
     page = new_page()
     w = watch(page)
     signup(page, unique_name("fred"))
@@ -66,12 +67,26 @@ def test_clock_runs_out_away_and_im_back(new_page):
     page.goto(f"/matches/{match_id}")
     clock = page.locator(".seat-card[data-seat='0'] .seat-clock")
     expect(clock).to_have_text(re.compile(r"0:0[12]"))
-    expect(page.locator("#away-banner")).to_be_visible(timeout=15000)
+    context = page.context
+    page.close()  # the player leaves; the clock keeps running on the server
+    for _ in range(100):
+        seats = context.request.get(f"/api/matches/{match_id}").json()["seats"]
+        if seats[0]["away"]:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("seat 0 never became away")
+    page = context.new_page()
+    w = watch(page)
+    page.goto(f"/matches/{match_id}")
+    expect(page.locator("#away-banner")).to_be_visible()
     expect(page.locator(".seat-card[data-seat='0'] .badge-away")).to_be_visible()
     expect(page.locator("#log")).to_contain_text("time ran out")
     page.click("#back-button")
     expect(page.locator("#away-banner")).to_be_hidden()
     expect(page.locator("#log .log-back")).to_have_count(1)
+    seats = context.request.get(f"/api/matches/{match_id}").json()["seats"]
+    assert not seats[0]["away"]
     assert not w.errors, w.errors
 
 
