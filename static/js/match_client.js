@@ -128,7 +128,7 @@ export class MatchClient {
    * @param {object} opts.module   the game module (render, setup?, describeEvent?)
    * @param {object|null} opts.user  {id, name} of the logged-in user, or null
    * @param {object} [opts.match]  the match info the page was rendered with
-   * @param {object} opts.elements {root, seats, log, seed, conn, offline, error, errorText, errorDismiss, away, back, replayLink}
+   * @param {object} opts.elements {root, seats, log, seed, conn, offline, error, errorText, errorDismiss, away, back, resign, replayLink}
    */
   constructor({ matchId, module, user, match, elements }) {
     this.matchId = matchId;
@@ -191,6 +191,11 @@ export class MatchClient {
     const { ui } = this;
     if (ui.errorDismiss) ui.errorDismiss.addEventListener("click", () => this.showError(null));
     if (ui.back) ui.back.addEventListener("click", () => this.back());
+    if (ui.resign) {
+      ui.resign.addEventListener("click", () => {
+        if (window.confirm("Resign this match? It counts as a loss.")) this.resign();
+      });
+    }
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && !this.connected) this.reconnectNow();
@@ -395,6 +400,11 @@ export class MatchClient {
     this.send({ type: "back" });
   }
 
+  /** Give up the match (the page asks for confirmation first). */
+  resign() {
+    this.send({ type: "resign" });
+  }
+
   // ---------------------------------------------------------------- drawing
 
   showError(text, code) {
@@ -426,6 +436,7 @@ export class MatchClient {
     const away = (snap.clock && snap.clock.away) || [];
     if (this.ui.away) this.ui.away.hidden = !(this.seat !== null && snap.status === "active" && away.includes(this.seat));
     if (this.ui.replayLink) this.ui.replayLink.hidden = snap.status !== "finished";
+    if (this.ui.resign) this.ui.resign.hidden = !(this.seat !== null && snap.status === "active");
     document.body.dataset.matchStatus = snap.status;
     this.tickClocks();
   }

@@ -22,7 +22,8 @@ async function main() {
     elements: {
       root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
       offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),
-      errorDismiss: $("error-dismiss"), away: $("away-banner"), back: $("back-button"), replayLink: $("replay-link"),
+      errorDismiss: $("error-dismiss"), away: $("away-banner"), back: $("back-button"), resign: $("resign-button"),
+      replayLink: $("replay-link"),
     },
   });
   window.matchClient = client; // for debugging and the browser tests

@@ -108,3 +108,28 @@ def test_join_from_a_shared_match_link(new_page):
     assert not wait_turn_or_result(host, 1)
     expect(guest.locator(".seat-card[data-seat='1'] .badge-you")).to_be_visible()
     assert not w.errors, w.errors
+
+
+def test_resign_from_the_match_page(new_page):
+    """The Resign button asks first, then ends the match as a loss for the player."""
+    page = new_page()
+    w = watch(page)
+    signup(page, unique_name("rita"))
+    r = page.request.post("/api/matches", data={
+        "game": "battle_runes", "options": {"turn_seconds": 60}, "computer": [{"seat": 1, "level": "random"}],
+    })
+    match_id = r.json()["id"]
+    page.goto(f"/matches/{match_id}")
+    button = page.locator("#resign-button")
+    expect(button).to_be_visible()
+    page.once("dialog", lambda d: d.dismiss())  # changing one's mind keeps the match going
+    button.click()
+    assert page.request.get(f"/api/matches/{match_id}").json()["status"] == "active"
+    page.once("dialog", lambda d: d.accept())
+    button.click()
+    expect(page.locator("#replay-link")).to_be_visible()
+    expect(button).to_be_hidden()
+    info = page.request.get(f"/api/matches/{match_id}").json()
+    assert info["status"] == "finished" and info["result"]["reason"] == "resigned"
+    assert info["result"]["results"] == ["loss", "win"]
+    assert not w.errors, w.errors

@@ -180,3 +180,29 @@ def test_game_over_after_the_end(client):
         assert _recv(ws, "error")["code"] == "game_over"
     replay = client.get(f"/api/matches/{match_id}/replay").json()
     assert replay["steps"][-1]["kind"] == "end"
+
+
+def test_two_tabs_of_one_player_and_a_reconnect_that_misses_nothing(two):
+    client, a, b, match_id = two
+    url = f"/ws/matches/{match_id}"
+    with client.websocket_connect(url, headers=dict(a)) as tab1, client.websocket_connect(url, headers=dict(a)) as tab2:
+        tab1.send_json({"type": "hello", "since": 0})
+        first = _recv(tab1, "snapshot")
+        tab2.send_json({"type": "hello", "since": 0})
+        assert _recv(tab2, "snapshot")["seat"] == 0
+        # the player acts in tab 2; tab 1 gets the change too
+        tab2.send_json({"type": "act", "action": first["legal"][0], "version": first["version"], "ack": "t2"})
+        assert _recv(tab2, "snapshot")["ack"] == "t2"
+        pushed = _recv(tab1, "snapshot")
+        assert pushed["chosen"] == [0] and pushed["legal"] == []
+        last_seen = pushed["version"]
+    # while A is away from the match, B finishes the turn and the next turn starts
+    sb = client.get(f"/api/matches/{match_id}/snapshot", headers=b).json()
+    client.post(f"/api/matches/{match_id}/act", json={"action": sb["legal"][0], "version": sb["version"]}, headers=b)
+    with client.websocket_connect(url, headers=dict(a)) as ws:
+        ws.send_json({"type": "hello", "since": last_seen})
+        snap = _recv(ws, "snapshot")
+        assert snap["seat"] == 0 and snap["legal"]  # the seat is kept
+        assert [e["version"] for e in snap["events"]] == list(range(last_seen + 1, snap["version"] + 1))
+        kinds = [e["kind"] for ev in snap["events"] for e in ev["events"]]
+        assert "turn_resolved" in kinds
