@@ -43,9 +43,15 @@ def test_signup_and_login_pages(client):
 
 
 def test_login_next_must_stay_on_this_site(client):
-    for bad in ("//evil.example/x", "https://evil.example/", "evil", "/\\evil.example"):
+    bad_targets = (
+        "//evil.example/x", "https://evil.example/", "evil", "/\\evil.example",
+        "/\t/evil.example/phish", "/\n/evil.example/x", "/\r/evil.example", "/ /evil.example", "/\x7f/x",
+    )
+    for bad in bad_targets:
         r = client.get("/login", params={"next": bad})
         assert 'data-next="/lobby"' in r.text, bad
+    r = client.get("/login", params={"next": "/matches/3?x=1"})
+    assert 'data-next="/matches/3?x=1"' in r.text
 
 
 def test_lobby_redirects_to_login_when_logged_out(client):

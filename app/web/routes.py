@@ -15,7 +15,7 @@ ES module (``static/js/games/<game>.js``).
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -54,8 +54,19 @@ TURN_CHOICES = (30, 60, 120, 0)
 
 
 def safe_next(value: str | None, default: str = "/lobby") -> str:
-    """A local path to go to after logging in; anything else (other hosts, ``//x``) gives ``default``."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """A local path to go to after logging in; anything else gives ``default``.
+
+    Refused: other hosts, scheme-relative ``//x``, backslashes, and any control character or
+    space (browsers drop tabs and newlines, so ``/\t/evil.example`` would become ``//evil.example``).
+    """
+    if (
+        not value
+        or not value.startswith("/")
+        or value.startswith("//")
+        or "\\" in value
+        or any(ord(ch) < 0x21 or ord(ch) == 0x7F for ch in value)
+        or urlsplit(value).netloc
+    ):
         return default
     return value
 

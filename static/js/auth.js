@@ -5,7 +5,15 @@ const form = document.getElementById("auth-form");
 const errorBox = document.getElementById("auth-error");
 const submit = document.getElementById("auth-submit");
 const mode = form.dataset.mode;
-const next = form.dataset.next || "/lobby";
+// the server already refuses foreign targets; check again here that we stay on this site
+const next = (() => {
+  try {
+    const url = new URL(form.dataset.next || "/lobby", window.location.href);
+    return url.origin === window.location.origin ? url.pathname + url.search + url.hash : "/lobby";
+  } catch (err) {
+    return "/lobby";
+  }
+})();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
