@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     secret_key: str = DEV_SECRET
     #: login attempts allowed per client address and per account name, e.g. "10/minute"
     login_rate_limit: str = "10/minute"
+    #: sign-ups allowed per client address
+    register_rate_limit: str = "20/hour"
     #: websocket frames a connection may send, e.g. "30/10second"
     ws_rate_limit: str = "40/10second"
     #: largest websocket frame accepted, in bytes
@@ -42,6 +44,8 @@ class Settings(BaseSettings):
     waiting_expiry_seconds: int = 3600
     #: a running match whose every human seat has been away this long ends as abandoned
     abandon_after_seconds: int = 900
+    #: waiting matches one player may have open at once
+    max_open_matches: int = 5
     session_max_age_seconds: int = 14 * 24 * 3600
     log_json: bool = False
 

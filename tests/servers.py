@@ -31,6 +31,7 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         "BOT_DELAY_SECONDS": "0.1",
         "CLOCK_TICK_SECONDS": "0.1",
         "LOGIN_RATE_LIMIT": "1000/minute",
+        "REGISTER_RATE_LIMIT": "1000/minute",
         "WS_RATE_LIMIT": "1000/second",
         "PYTHONUNBUFFERED": "1",  # every log line reaches the file even if the process is killed
     }

@@ -340,3 +340,15 @@ def test_login_as_someone_else_switches_the_session(client):
     assert client.get("/api/users/me").json() == bob
     alice = login(client, "Alice").json()["user"]
     assert client.get("/api/users/me").json() == alice
+
+
+def test_sign_ups_are_rate_limited_per_address(sqlite_url):
+    from app.main import create_app
+
+    with TestClient(create_app(make_settings(sqlite_url, register_rate_limit="2/hour"))) as c:
+        for name in ("first1", "second"):
+            assert c.post("/api/auth/register", json={"name": name, "password": "correct horse 1"}).status_code == 201
+        r = c.post("/api/auth/register", json={"name": "third3", "password": "correct horse 1"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) > 0
+        assert c.post("/api/auth/login", json={"name": "first1", "password": "correct horse 1"}).status_code == 200

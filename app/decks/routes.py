@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Path, Response
 
 from app.decks import service
 from app.decks.schemas import DeckIn, DeckUpdate
+from app.matches.schemas import MAX_INT
 from app.users.deps import CurrentUser, SessionDep
 
 router = APIRouter(prefix="/api/decks", tags=["decks"])
+DeckId = Annotated[int, Path(ge=1, le=MAX_INT)]
 
 
 @router.get("")
@@ -26,19 +28,19 @@ async def create_deck(body: DeckIn, session: SessionDep, user: CurrentUser) -> d
 
 
 @router.get("/{deck_id}")
-async def get_deck(deck_id: int, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
+async def get_deck(deck_id: DeckId, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
     """One of your decks."""
     return service.deck_json(await service.get_deck(session, user.id, deck_id))
 
 
 @router.put("/{deck_id}")
-async def update_deck(deck_id: int, body: DeckUpdate, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
+async def update_deck(deck_id: DeckId, body: DeckUpdate, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
     """Rename a deck or replace its contents."""
     return service.deck_json(await service.update_deck(session, user.id, deck_id, body.name, body.data))
 
 
 @router.delete("/{deck_id}", status_code=204)
-async def delete_deck(deck_id: int, session: SessionDep, user: CurrentUser) -> Response:
+async def delete_deck(deck_id: DeckId, session: SessionDep, user: CurrentUser) -> Response:
     """Delete one of your decks."""
     await service.delete_deck(session, user.id, deck_id)
     return Response(status_code=204)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_ACK_LENGTH = 64
+MAX_INT = 2**31 - 1  #: versions are 32-bit database integers
 
 
 class BadFrame(ValueError):
@@ -79,6 +80,8 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
         obj = json.loads(text)
     except ValueError:
         raise BadFrame("frame is not JSON") from None
+    except RecursionError:
+        raise BadFrame("frame is nested too deeply") from None
     if not isinstance(obj, dict):
         raise BadFrame("frame must be a JSON object")
     ack = obj.get("ack")
@@ -87,14 +90,14 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
     kind = obj.get("type")
     if kind == "hello":
         since = obj.get("since", 0)
-        if not _is_int(since) or since < 0:
+        if not _is_int(since) or not 0 <= since <= MAX_INT:
             raise BadFrame("hello.since must be a whole number ≥ 0", ack)
         return Hello(since)
     if kind == "act":
         if "action" not in obj:
             raise BadFrame("act needs an action", ack)
         version = obj.get("version")
-        if not _is_int(version) or version < 0:
+        if not _is_int(version) or not 0 <= version <= MAX_INT:
             raise BadFrame("act.version must be a whole number ≥ 0", ack)
         return Act(obj["action"], version, ack)
     if kind == "back":

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.gateway.messages import Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
+from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
 from app.matches.errors import MatchError
 from app.ratelimit import RateLimiter
@@ -45,6 +46,8 @@ class Connection:
         self.max_bytes = settings.ws_max_frame_bytes
         self.limiter: RateLimiter = _limiter(ws.app, settings.ws_rate_limit)
         self.sent_version: int | None = None  # None until the client said hello
+        #: frames are rate-limited per connection (a flood in one tab does not silence another)
+        self.limit_key = f"ws:{secrets.token_hex(8)}"
         self.changes: asyncio.Queue[int] = asyncio.Queue()
         self.send_lock = asyncio.Lock()
         #: held while a snapshot is computed and sent, and around an act and its ack snapshot, so
@@ -86,7 +89,7 @@ class Connection:
             await self.error(exc.code, str(exc), exc.ack)
             return
         ack = getattr(msg, "ack", None)
-        if not await self.limiter.ahit(f"ws:{self.user_id or id(self)}"):
+        if not await self.limiter.ahit(self.limit_key):
             await self.error("rate_limited", "too many messages; slow down", ack)
             return
         if isinstance(msg, Ping):
@@ -132,6 +135,8 @@ async def match_socket(ws: WebSocket, match_id: int) -> None:
         user = await user_from_connection(ws, session)
     user_id = user.id if user is not None else None
     try:
+        if not 1 <= match_id <= MAX_INT:
+            raise MatchError("not_found", f"no match {match_id}")
         seat, spectators = await ws.app.state.matches.viewer_seat(match_id, user_id)
     except MatchError as exc:
         await ws.send_text(json.dumps({"type": "error", "code": exc.code, "message": exc.message, "ack": None}))

@@ -18,6 +18,7 @@ HTTP_STATUS = {
     "not_finished": 409,
     "match_full": 409,
     "already_joined": 409,
+    "too_many_matches": 429,
 }
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from app.matches.schemas import ActBody, CreateMatch
+from app.matches.schemas import ActBody, CreateMatch, MatchId, VersionQuery
 from app.matches.service import BotSeat, MatchService
 from app.users.deps import CurrentUser, OptionalUser
 
@@ -41,19 +41,25 @@ async def list_matches(
 
 
 @router.get("/{match_id}")
-async def get_match(match_id: int, request: Request) -> dict[str, Any]:
+async def get_match(match_id: MatchId, request: Request) -> dict[str, Any]:
     """Public info of a match (seats, status, clock, result; the seed once over)."""
     return await _service(request).get_match(match_id)
 
 
 @router.post("/{match_id}/join")
-async def join_match(match_id: int, request: Request, user: CurrentUser) -> dict[str, Any]:
+async def join_match(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Take the first free seat; the match starts when every seat is held."""
     return await _service(request).join(match_id, user.id)
 
 
+@router.post("/{match_id}/cancel")
+async def cancel_match(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Cancel a waiting match you created."""
+    return await _service(request).cancel(match_id, user.id)
+
+
 @router.get("/{match_id}/snapshot")
-async def get_snapshot(match_id: int, request: Request, user: OptionalUser, since: int = 0) -> dict[str, Any]:
+async def get_snapshot(match_id: MatchId, request: Request, user: OptionalUser, since: VersionQuery = 0) -> dict[str, Any]:
     """The snapshot your seat (or a spectator) gets over the websocket."""
     service = _service(request)
     seat, spectators = await service.viewer_seat(match_id, user.id if user else None)
@@ -63,7 +69,7 @@ async def get_snapshot(match_id: int, request: Request, user: OptionalUser, sinc
 
 @router.get("/{match_id}/events")
 async def get_events(
-    match_id: int, request: Request, user: OptionalUser, since: Annotated[int, Query(ge=0)] = 0
+    match_id: MatchId, request: Request, user: OptionalUser, since: VersionQuery = 0
 ) -> dict[str, Any]:
     """Events after ``since`` as you may see them (hidden choices redacted until the end)."""
     service = _service(request)
@@ -73,25 +79,25 @@ async def get_events(
 
 
 @router.post("/{match_id}/act")
-async def act(match_id: int, body: ActBody, request: Request, user: CurrentUser) -> dict[str, Any]:
+async def act(match_id: MatchId, body: ActBody, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Apply an action for your seat (the HTTP twin of the websocket ``act``)."""
     return {"version": await _service(request).act(match_id, user.id, body.action, body.version)}
 
 
 @router.post("/{match_id}/resign")
-async def resign(match_id: int, request: Request, user: CurrentUser) -> dict[str, Any]:
+async def resign(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Give up: your seat loses."""
     return {"version": await _service(request).resign(match_id, user.id)}
 
 
 @router.post("/{match_id}/back")
-async def back(match_id: int, request: Request, user: CurrentUser) -> dict[str, Any]:
+async def back(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
     """"I'm back": the computer stops playing your seat."""
     return {"version": await _service(request).set_back(match_id, user.id)}
 
 
 @router.get("/{match_id}/replay")
-async def replay(match_id: int, request: Request) -> dict[str, Any]:
+async def replay(match_id: MatchId, request: Request) -> dict[str, Any]:
     """Every step of a finished match with everything revealed."""
     return await _service(request).replay(match_id)
 

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing import Annotated
+
+from fastapi import Path, Query
 from pydantic import BaseModel, Field
+
+#: the largest id or version the database columns hold (32-bit signed integers)
+MAX_INT = 2**31 - 1
+#: a match id in a URL; larger numbers are refused with 422 before they reach the database
+MatchId = Annotated[int, Path(ge=1, le=MAX_INT)]
+#: a version in a query string
+VersionQuery = Annotated[int, Query(ge=0, le=MAX_INT)]
 
 
 class ComputerSeat(BaseModel):
@@ -29,4 +39,4 @@ class ActBody(BaseModel):
     """``POST /api/matches/{id}/act``: the HTTP twin of the websocket ``act`` frame."""
 
     action: Any
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=MAX_INT)

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from weakref import WeakValueDictionary
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
@@ -39,6 +39,7 @@ log = get_logger(__name__)
 
 #: options handled by the service itself; every other key goes to the game's ``normalize_options``
 SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True}
+MIN_TURN_SECONDS = 2
 MAX_TURN_SECONDS = 7 * 24 * 3600
 #: input kinds that carry an engine action (replayed by :meth:`MatchService.rebuild`)
 ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
@@ -122,7 +123,17 @@ class MatchService:
                 raise MatchError("bad_options", f"seat {seat} is not free")
         now = self.clock.now()
         seed = secrets.token_hex(32)
+        will_wait = any(s not in bot_by_seat and s != seat for s in range(players))
         async with self.sessionmaker() as session, session.begin():
+            if will_wait and user_id is not None:
+                open_count = await session.scalar(
+                    select(func.count()).select_from(Match).where(Match.created_by == user_id, Match.status == WAITING)
+                )
+                if open_count >= self.settings.max_open_matches:
+                    raise MatchError(
+                        "too_many_matches",
+                        f"you already have {open_count} matches waiting for players; cancel one first",
+                    )
             m = Match(
                 game=game, options=opts, num_players=players, status=WAITING, seed=seed,
                 seed_hash=hashlib.sha256(seed.encode()).hexdigest(), version=0, state_version=0,
@@ -146,8 +157,10 @@ class MatchService:
         service = {k: options[k] for k in SERVICE_OPTIONS if k in options}
         game_opts = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS}
         turn = service.get("turn_seconds", getattr(rules, "default_turn_seconds", SERVICE_OPTIONS["turn_seconds"]))
-        if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= MAX_TURN_SECONDS:
-            raise MatchError("bad_options", f"turn_seconds must be a whole number from 0 to {MAX_TURN_SECONDS}")
+        if isinstance(turn, bool) or not isinstance(turn, int) or not (turn == 0 or MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS):
+            raise MatchError(
+                "bad_options", f"turn_seconds must be 0 (untimed) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+            )
         if turn == 0 and has_bots:
             raise MatchError("bad_options", "a match with computer seats must be timed (turn_seconds > 0)")
         spectators = service.get("spectators", True)
@@ -179,6 +192,22 @@ class MatchService:
                 await self._start(session, m, ctx)
 
         await self._write(match_id, take_seat)
+        return await self.get_match(match_id)
+
+    async def cancel(self, match_id: int, user_id: int) -> dict[str, Any]:
+        """Cancel a waiting match you created (status ``aborted``, reason ``cancelled``).
+
+        :raises MatchError: ``not_found``, ``forbidden`` (not yours), ``not_waiting``.
+        """
+
+        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+            if m.created_by != user_id:
+                raise MatchError("forbidden", "only the player who created a match can cancel it")
+            if m.status != WAITING:
+                raise MatchError("not_waiting", "only a match still waiting for players can be cancelled")
+            ctx.abort("cancelled")
+
+        await self._write(match_id, do)
         return await self.get_match(match_id)
 
     # ------------------------------------------------------------------ acting
@@ -409,10 +438,7 @@ class MatchService:
         async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
             nonlocal expired
             if m.status == WAITING and m.created_at <= cutoff:  # re-checked under the lock
-                m.status = ABORTED
-                m.finished_at = ctx.now
-                m.result = {"reason": "expired", "results": [], "scores": [], "ranks": []}
-                ctx.record(None, "end", None, None, [], extra={"result": m.result})
+                ctx.abort("expired")
                 expired += 1
 
         for match_id in ids:
@@ -614,6 +640,14 @@ class _Ctx:
     @property
     def changed(self) -> bool:
         return bool(self.rows) or self.state_changed
+
+    def abort(self, reason: str) -> None:
+        """End a match that never started: status ``aborted`` with ``reason`` (no results)."""
+        m = self.m
+        m.status = ABORTED
+        m.finished_at = self.now
+        m.result = {"reason": reason, "results": [], "scores": [], "ranks": []}
+        self.record(None, "end", None, None, [], extra={"result": m.result})
 
     def abandoned(self) -> bool:
         """Every human seat has been away for ``abandon_after_seconds`` (and there is one)."""

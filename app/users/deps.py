@@ -94,14 +94,33 @@ CurrentUser = Annotated[User, Depends(current_user)]
 # --- login rate limit ----------------------------------------------------------------------------
 
 
-def login_limiter(app) -> RateLimiter:  # type: ignore[no-untyped-def]
-    """The app's limiter for password attempts (``settings.login_rate_limit``), made on first use."""
-    limiter = getattr(app.state, "login_limiter", None)
+def _app_limiter(app, name: str) -> RateLimiter:  # type: ignore[no-untyped-def]
+    """The app's limiter ``name`` (rate from ``settings.<name>_rate_limit``), made on first use."""
+    attr = f"{name}_limiter"
+    limiter = getattr(app.state, attr, None)
     if limiter is None:
         settings = app.state.settings
-        limiter = RateLimiter.from_settings(settings, settings.login_rate_limit, namespace="login")
-        app.state.login_limiter = limiter
+        limiter = RateLimiter.from_settings(settings, getattr(settings, f"{name}_rate_limit"), namespace=name)
+        setattr(app.state, attr, limiter)
     return limiter
+
+
+def login_limiter(app) -> RateLimiter:  # type: ignore[no-untyped-def]
+    """The app's limiter for password attempts (``settings.login_rate_limit``)."""
+    return _app_limiter(app, "login")
+
+
+async def check_register_rate(conn: HTTPConnection) -> None:
+    """Count one sign-up for the client address (``settings.register_rate_limit``): accounts cost
+    an Argon2 hash and a row, so a script may not create them in bulk.
+
+    :raises ApiError: 429 ``rate_limited`` with ``retry_after`` seconds.
+    """
+    limiter = _app_limiter(conn.app, "register")
+    key = f"addr:{client_address(conn)}"
+    if not await limiter.ahit(key):
+        wait = await limiter.aretry_after(key)
+        raise ApiError(429, "rate_limited", f"Too many sign-ups; try again in {wait} seconds.", retry_after=wait)
 
 
 def client_address(conn: HTTPConnection) -> str:

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request, Response, status
 
 from app.api.errors import ApiError
 from app.users import service
-from app.users.deps import SESSION_UID, CurrentUser, SessionDep, bearer_token, check_login_rate
+from app.users.deps import SESSION_UID, CurrentUser, SessionDep, bearer_token, check_login_rate, check_register_rate
 from app.users.schemas import Credentials, TokenOut, TokenRequest, UserEnvelope, UserOut
 
 router = APIRouter(prefix="/api", tags=["users"])
@@ -42,6 +42,7 @@ async def register(body: Credentials, request: Request, session: SessionDep) -> 
 
     Errors: 422 ``bad_name``, 422 ``weak_password``, 409 ``name_taken``.
     """
+    await check_register_rate(request)
     user = await service.register(session, body.name, body.password)
     _log_in(request, user.id)
     return UserEnvelope(user=UserOut.model_validate(user))

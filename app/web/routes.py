@@ -23,6 +23,7 @@ from fastapi.templating import Jinja2Templates
 
 from app.games.core import all_games, bot_levels
 from app.matches.errors import MatchError
+from app.matches.schemas import MatchId
 from app.settings import ROOT
 from app.users.deps import OptionalUser
 
@@ -151,13 +152,13 @@ async def _match_view_page(
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-async def match_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
+async def match_page(request: Request, match_id: MatchId, user: OptionalUser) -> HTMLResponse:
     """The live match page (players and spectators)."""
     return await _match_view_page(request, match_id, user, "match.html", "{game} · match {id}")
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
-async def replay_page(request: Request, match_id: int, user: OptionalUser) -> HTMLResponse:
+async def replay_page(request: Request, match_id: MatchId, user: OptionalUser) -> HTMLResponse:
     """Step through a finished match."""
     return await _match_view_page(request, match_id, user, "replay.html", "Replay · match {id}")
 

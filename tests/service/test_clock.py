@@ -174,3 +174,23 @@ async def test_restart_resumes_clocks_from_the_database(env):
     assert kinds.count("timeout") == 2
     m = await _match(env, match_id)
     assert isinstance(m, Match) and (m.deadline_at - env.clock.now()).total_seconds() == 20
+
+
+async def test_cancel_and_open_match_limit(env):
+    alice, bob = env.users[:2]
+    limit = env.service.settings.max_open_matches
+    ids = [(await env.service.create_match(alice, "battle_runes", {}))["id"] for _ in range(limit)]
+    with pytest.raises(MatchError) as e:
+        await env.service.create_match(alice, "battle_runes", {})
+    assert e.value.code == "too_many_matches" and e.value.status == 429
+    # a match against the computer starts at once, so it does not count
+    assert (await env.service.create_match(alice, "battle_runes", {}, bots=[BotSeat(1)]))["status"] == "active"
+    with pytest.raises(MatchError) as e:
+        await env.service.cancel(ids[0], bob)
+    assert e.value.code == "forbidden"
+    info = await env.service.cancel(ids[0], alice)
+    assert info["status"] == "aborted" and info["result"]["reason"] == "cancelled"
+    with pytest.raises(MatchError) as e:
+        await env.service.cancel(ids[0], alice)
+    assert e.value.code == "not_waiting"
+    assert (await env.service.create_match(alice, "battle_runes", {}))["status"] == "waiting"

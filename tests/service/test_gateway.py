@@ -206,3 +206,23 @@ def test_two_tabs_of_one_player_and_a_reconnect_that_misses_nothing(two):
         assert [e["version"] for e in snap["events"]] == list(range(last_seen + 1, snap["version"] + 1))
         kinds = [e["kind"] for ev in snap["events"] for e in ev["events"]]
         assert "turn_resolved" in kinds
+
+
+def test_huge_numbers_and_deep_nesting_are_refused_cleanly(two):
+    client, a, b, match_id = two
+    huge = 10**30
+    for path in (f"/api/matches/{huge}", f"/api/matches/{match_id}/events?since={huge}",
+                 f"/api/matches/{huge}/snapshot", f"/api/decks/{huge}"):
+        r = client.get(path, headers=a)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error", path
+    assert client.get(f"/matches/{huge}").status_code == 422
+    with client.websocket_connect(f"/ws/matches/{huge}") as ws:
+        assert _recv(ws, "error")["code"] == "not_found"
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=dict(a)) as ws:
+        for frame in ({"type": "hello", "since": huge}, {"type": "act", "action": {}, "version": huge}):
+            ws.send_json(frame)
+            assert _recv(ws, "error")["code"] == "bad_message"
+        ws.send_text("[" * 5000 + "]" * 5000)
+        assert _recv(ws, "error")["code"] == "bad_message"
+        ws.send_json({"type": "ping"})
+        assert _recv(ws, "pong")

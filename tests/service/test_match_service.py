@@ -91,6 +91,10 @@ async def test_join_errors(env):
         ({"turn_seconds": "soon"}, "bad_options"),
         ({"no_such_option": 1}, "bad_options"),
         ({"r2p5_bonus_kind": "sideways"}, "bad_options"),
+        ({"win_score": 10**20}, "bad_options"),
+        ({"max_turns": 1e300}, "bad_options"),
+        ({"start_score": 2.5}, "bad_options"),
+        ({"turn_seconds": 1}, "bad_options"),
     ],
 )
 async def test_create_rejects_bad_options(env, options, code):

@@ -206,6 +206,9 @@ class BattleRunes(BaseRules):
         "win_score": 50,
     }
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {"r2p5_bonus_kind": ("destruction", "construction")}
+    option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {
+        "max_turns": (0, 1000), "start_score": (1, 10_000), "win_score": (1, 10_000),
+    }
     #: the bot level that plays a seat whose clock ran out: the spec's default policy (AMBIGUITY 14).
     timeout_bot_level: ClassVar[str] = "greedy"
 

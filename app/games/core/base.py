@@ -23,11 +23,14 @@ class BaseRules:
     default_options: ClassVar[Mapping[str, JSON]] = {}
     #: allowed values per option, where the option is an enumeration; ints/bools are type-checked.
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {}
+    #: inclusive ``(low, high)`` bounds of numeric options
+    option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {}
 
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Fill defaults and check types against them.
 
-        :raises BadOptions: unknown key, wrong type, or a value outside ``option_choices``.
+        :raises BadOptions: unknown key, wrong type, or a value outside ``option_choices`` or
+            ``option_ranges``.
         """
         out = dict(self.default_options)
         for key, value in (options or {}).items():
@@ -39,6 +42,9 @@ class BaseRules:
             choices = self.option_choices.get(key)
             if choices is not None and value not in choices:
                 raise BadOptions(f"{self.name}: option {key!r} must be one of {list(choices)}, got {value!r}")
+            bounds = self.option_ranges.get(key)
+            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+                raise BadOptions(f"{self.name}: option {key!r} must be from {bounds[0]} to {bounds[1]}, got {value!r}")
             out[key] = value
         return out
 
@@ -87,6 +93,8 @@ class BaseRules:
 def _same_kind(default: JSON, value: JSON) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
-    if isinstance(default, int | float):
-        return isinstance(value, int | float) and (isinstance(default, float) or float(value).is_integer())
+    if isinstance(default, int):
+        return isinstance(value, int)
+    if isinstance(default, float):
+        return isinstance(value, int | float)
     return isinstance(value, type(default))
