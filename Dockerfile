@@ -9,4 +9,7 @@ COPY static ./static
 COPY templates ./templates
 ENV ENV=production
 EXPOSE 8000
-CMD ["sh", "-c", "alembic upgrade head && uvicorn --factory app.main:create_app --host 0.0.0.0 --port 8000 --proxy-headers --ws-max-size 65536"]
+RUN useradd --system --no-create-home arena
+USER arena
+# migrations run in docker-compose's one-shot `migrate` service (alembic upgrade head)
+CMD ["uvicorn", "--factory", "app.main:create_app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--forwarded-allow-ips", "*", "--ws-max-size", "65536"]

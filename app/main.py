@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None, *, clock=None, start_workers: b
         session_cookie="arena_session",
         max_age=settings.session_max_age_seconds,
         same_site="lax",
-        https_only=settings.env == "production",
+        https_only=settings.cookie_https_only,
     )
     install_error_handlers(app)
 

@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     #: waiting matches one player may have open at once
     max_open_matches: int = 5
     session_max_age_seconds: int = 14 * 24 * 3600
+    #: mark the session cookie Secure (HTTPS only); defaults to true in production
+    session_https_only: bool | None = None
     log_json: bool = False
 
     @model_validator(mode="after")
@@ -56,6 +58,11 @@ class Settings(BaseSettings):
         if self.env == "production" and len(self.secret_key) < 32:
             raise ValueError("SECRET_KEY must be at least 32 characters in production")
         return self
+
+    @property
+    def cookie_https_only(self) -> bool:
+        """Whether the session cookie is Secure: ``SESSION_HTTPS_ONLY``, else production only."""
+        return self.env == "production" if self.session_https_only is None else self.session_https_only
 
     @property
     def is_sqlite(self) -> bool:

@@ -352,3 +352,21 @@ def test_sign_ups_are_rate_limited_per_address(sqlite_url):
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         assert int(r.headers["Retry-After"]) > 0
         assert c.post("/api/auth/login", json={"name": "first1", "password": "correct horse 1"}).status_code == 200
+
+
+def test_a_copied_session_cookie_stops_working_at_log_out(client):
+    r = client.post("/api/auth/register", json={"name": "copycat", "password": "correct horse 1"})
+    assert r.status_code == 201
+    stolen = client.cookies.get("arena_session")
+    assert client.get("/api/users/me").status_code == 200
+    assert client.post("/api/auth/logout").status_code == 204
+    client.cookies.clear()
+    client.cookies.set("arena_session", stolen)
+    assert client.get("/api/users/me").status_code == 401
+    # logging in again makes a new session; the old cookie stays dead
+    client.cookies.clear()
+    assert client.post("/api/auth/login", json={"name": "copycat", "password": "correct horse 1"}).status_code == 200
+    assert client.get("/api/users/me").status_code == 200
+    client.cookies.clear()
+    client.cookies.set("arena_session", stolen)
+    assert client.get("/api/users/me").status_code == 401

@@ -25,6 +25,9 @@ from app.users.security import name_key
 
 #: key of the user id in ``request.session``
 SESSION_UID = "uid"
+#: the session cookie's key for the browser session token (an ``api_tokens`` row of kind
+#: ``session``); the cookie alone, without its row, logs nobody in
+SESSION_TOKEN = "session_token"
 
 
 async def get_session(conn: HTTPConnection) -> AsyncIterator[AsyncSession]:
@@ -54,19 +57,20 @@ async def user_from_connection(conn: HTTPConnection, session: AsyncSession) -> U
     """The user behind an HTTP request or a websocket, or None for an anonymous one.
 
     A bearer token wins over the session cookie; an unknown or revoked token gives None (it does
-    not fall back to the cookie). Using a token records its ``last_used_at``, which commits
-    ``session``. A cookie naming a deleted user is treated as logged out.
+    not fall back to the cookie). The cookie holds a session token whose row is deleted at
+    log-out, so a copied cookie stops working then. Using a token records its ``last_used_at``,
+    which commits ``session``. A cookie naming a deleted user is treated as logged out.
     """
     token = bearer_token(conn)
     if token is not None:
         return await service.user_for_token(session, token)
     cookie = _cookie_session(conn)
-    uid = cookie.get(SESSION_UID) if cookie else None
-    if not isinstance(uid, int):
+    token = cookie.get(SESSION_TOKEN) if cookie else None
+    if not isinstance(token, str):
         return None
-    user = await service.get_user(session, uid)
-    if user is None and cookie is not None:
-        cookie.pop(SESSION_UID, None)
+    user = await service.user_for_token(session, token)
+    if user is None and cookie is not None:  # logged out elsewhere, or the user was deleted
+        cookie.clear()
     return user
 
 

@@ -37,7 +37,7 @@ class User(Base):
 
 
 class ApiToken(Base):
-    """A bearer token for scripts and bots.
+    """A bearer token for scripts and bots, or a browser session.
 
     Only the SHA-256 hex digest of the token is stored (``token_hash``); the token itself is shown
     once, when it is created. Deleting a user deletes their tokens.
@@ -49,6 +49,9 @@ class ApiToken(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(100), default="")
+    #: ``api`` (a bearer token for scripts) or ``session`` (a browser login, held in the signed
+    #: session cookie, deleted on log-out so a copied cookie stops working)
+    kind: Mapped[str] = mapped_column(String(16), default="api", server_default="api")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime | None]
 

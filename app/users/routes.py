@@ -7,10 +7,20 @@ token with ``POST /api/auth/token`` and send ``Authorization: Bearer <token>``.
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response, status
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.errors import ApiError
 from app.users import service
-from app.users.deps import SESSION_UID, CurrentUser, SessionDep, bearer_token, check_login_rate, check_register_rate
+from app.users.deps import (
+    SESSION_TOKEN,
+    SESSION_UID,
+    CurrentUser,
+    SessionDep,
+    bearer_token,
+    check_login_rate,
+    check_register_rate,
+)
+from app.users.models import User
 from app.users.schemas import Credentials, TokenOut, TokenRequest, UserEnvelope, UserOut
 
 router = APIRouter(prefix="/api", tags=["users"])
@@ -23,12 +33,22 @@ _ERRORS = {
 }
 
 
-def _log_in(request: Request, user_id: int) -> None:
-    """Put ``user_id`` in the session cookie. Logging in as somebody else first drops whatever the
-    previous account left in the session (as Django does); the same account keeps it."""
-    if request.session.get(SESSION_UID) != user_id:
-        request.session.clear()
-    request.session[SESSION_UID] = user_id
+async def _log_in(request: Request, session: AsyncSession, user: User) -> None:
+    """Start a browser session for ``user``: a new session token in the signed cookie. Logging
+    in as somebody else first drops whatever the previous account left in the session (as
+    Django does); the same account keeps it."""
+    if request.session.get(SESSION_UID) != user.id:
+        await _end_session(request, session)
+    request.session[SESSION_TOKEN] = await service.create_token(session, user, "browser", kind="session")
+    request.session[SESSION_UID] = user.id
+
+
+async def _end_session(request: Request, session: AsyncSession) -> None:
+    """Delete the cookie's session token (so the cookie is worthless even if copied) and clear it."""
+    token = request.session.get(SESSION_TOKEN)
+    if isinstance(token, str):
+        await service.revoke_token(session, token)
+    request.session.clear()
 
 
 @router.post(
@@ -44,7 +64,7 @@ async def register(body: Credentials, request: Request, session: SessionDep) -> 
     """
     await check_register_rate(request)
     user = await service.register(session, body.name, body.password)
-    _log_in(request, user.id)
+    await _log_in(request, session, user)
     return UserEnvelope(user=UserOut.model_validate(user))
 
 
@@ -56,14 +76,15 @@ async def login(body: Credentials, request: Request, session: SessionDep) -> Use
     """
     await check_login_rate(request, body.name)
     user = await service.authenticate(session, body.name, body.password)
-    _log_in(request, user.id)
+    await _log_in(request, session, user)
     return UserEnvelope(user=UserOut.model_validate(user))
 
 
 @router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
-async def logout(request: Request) -> Response:
-    """Forget the session cookie's login (204 whether or not anybody was logged in)."""
-    request.session.clear()
+async def logout(request: Request, session: SessionDep) -> Response:
+    """End the browser session: its token is deleted, so even a copy of the cookie no longer
+    logs anybody in (204 whether or not anybody was logged in)."""
+    await _end_session(request, session)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

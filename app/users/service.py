@@ -74,13 +74,13 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> User:
     return user
 
 
-async def create_token(session: AsyncSession, user: User, label: str = "") -> str:
-    """Create an API token for ``user`` and commit.
+async def create_token(session: AsyncSession, user: User, label: str = "", kind: str = "api") -> str:
+    """Create a token for ``user`` (``kind``: ``api`` or ``session``) and commit.
 
     :returns: the token itself; only its SHA-256 digest is stored, so this is the only time it exists.
     """
     token = security.new_token()
-    session.add(ApiToken(user_id=user.id, token_hash=security.token_digest(token), label=label.strip()))
+    session.add(ApiToken(user_id=user.id, token_hash=security.token_digest(token), label=label.strip(), kind=kind))
     await session.commit()
     return token
 
