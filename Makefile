@@ -5,16 +5,22 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+TEST_STAMP := $(VENV)/.installed-test-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: setup migrate run test bench lint clean
 
 $(STAMP): pyproject.toml
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed; set PY=python3.11")'
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(TEST_STAMP)
 
 setup: $(STAMP)
 
@@ -25,7 +31,7 @@ migrate: setup
 run: migrate
 	$(BIN)/uvicorn --factory app.main:create_app --host $(HOST) --port $(PORT) --ws-max-size 65536
 
-test: setup
+test: $(TEST_STAMP)
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 bench: setup
