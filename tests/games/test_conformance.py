@@ -28,9 +28,32 @@ SEEDS = range(4)
 MAX_STEPS = 20_000
 
 
-@pytest.fixture(params=sorted(GAMES))
+class WithOptions:
+    """A game's rules with some match options fixed, so one variant (Stratego Junior's Quest,
+    Scratch Wars' level 1) runs through the whole suite. Everything else is the game's own."""
+
+    def __init__(self, rules, options):
+        self._rules, self._options = rules, dict(options)
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+    def normalize_options(self, options):
+        return self._rules.normalize_options({**self._options, **options})
+
+
+#: (game id, options): every game with default options, plus each of its ``conformance_variants``
+VARIANTS = [
+    (name, dict(options))
+    for name in sorted(GAMES)
+    for options in [{}, *getattr(GAMES[name], "conformance_variants", ())]
+]
+
+
+@pytest.fixture(params=VARIANTS, ids=[f"{n}{''.join(f'-{k}={v}' for k, v in o.items())}" for n, o in VARIANTS])
 def rules(request):
-    return GAMES[request.param]
+    name, options = request.param
+    return WithOptions(GAMES[name], options) if options else GAMES[name]
 
 
 def _round_trip_json(value):

@@ -25,6 +25,8 @@ class BaseRules:
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {}
     #: inclusive ``(low, high)`` bounds of numeric options
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {}
+    #: option sets the conformance suite runs besides the defaults
+    conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = ()
 
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Fill defaults and check types against them.

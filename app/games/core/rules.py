@@ -143,6 +143,8 @@ class Rules(Protocol, Generic[S, A]):
     max_players: ClassVar[int]
     #: match options the game accepts, with defaults; validated by :meth:`normalize_options`.
     default_options: ClassVar[Mapping[str, JSON]]
+    #: other option sets (variants, levels) the shared conformance suite also runs; optional
+    conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]]
 
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Check match options and fill defaults.
@@ -250,9 +252,10 @@ class Rules(Protocol, Generic[S, A]):
 class Bot(Protocol):
     """A computer player. It sees only its seat's observation (never the full state).
 
-    ``choose`` receives what :meth:`Rules.observe` gives that seat, the seat's legal actions (game
-    values, as :meth:`Rules.legal_actions` returns them), and an injected ``rng``. It returns one
-    element of ``legal``. ``budget_ms`` is a soft time budget.
+    ``choose`` receives what :meth:`Rules.bot_observation` gives that seat, the seat's legal
+    actions (game values, as :meth:`Rules.legal_actions` returns them), and an injected ``rng``.
+    It returns one element of ``legal``, or, where a game accepts choices it cannot list (a whole
+    hidden setup), any action :meth:`Rules.is_legal` accepts. ``budget_ms`` is a soft time budget.
     """
 
     name: ClassVar[str]
