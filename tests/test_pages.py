@@ -72,6 +72,9 @@ def test_lobby_when_logged_in(client):
     data = page_json(r.text, "lobby-data")
     games = {g["id"]: g for g in data["games"]}
     assert games["battle_runes"]["bot_levels"]  # the computer levels the form offers
+    # the default options, so that the lobby can show how an open match differs from them
+    assert games["battle_runes"]["options"] == client.get("/api/games/battle_runes").json()["options"]
+    assert games["battle_runes"]["options"]["win_score"] == 50
     assert data["user"]["name"] == "lobbyist"
     # logged out again: back to the redirect
     client.post("/api/auth/logout")
@@ -90,9 +93,59 @@ def test_match_page_and_replay_page(client):
     data = page_json(r.text, "match-data")
     assert data["match"]["id"] == match["id"] and data["user"]["name"] == "maker"
     assert "seed" not in data["match"]  # never before the end
+    assert data["expiry_seconds"] == 3600  # "closed if nobody joins within 1 hour"
+    # the side links: the Replay link and its separator are hidden together until the end
+    assert re.search(r'<li id="replay-item"\s+hidden>', r.text)
+    links = re.search(r'<ul class="side-links">(.*?)</ul>', r.text, re.S).group(1)
+    assert "·" not in links  # the separators are drawn by CSS between the visible items only
+    assert 'id="resign-button"' in r.text and r.text.index('id="resign-button"') < r.text.index('id="log"')
+    assert 'id="match-aborted"' not in r.text
     r = client.get(f"/matches/{match['id']}/replay")
     assert r.status_code == 200
     assert "The replay opens when the match is over" in r.text
+
+
+def _aborted_pages(client, match_id: int) -> tuple[str, str]:
+    page = client.get(f"/matches/{match_id}")
+    replay = client.get(f"/matches/{match_id}/replay")
+    assert page.status_code == 200 and replay.status_code == 200
+    for text in (page.text, replay.text):
+        assert 'id="match-aborted"' in text
+        assert "Waiting for an opponent" not in text and "join-match" not in text
+        assert "The replay opens when the match is over" not in text
+    assert 'id="seed-unused"' in page.text and "never started" in page.text
+    assert "nothing to replay" in replay.text and "/static/js/replay.js" not in replay.text
+    assert "nothing to replay" not in page.text
+    return page.text, replay.text
+
+
+def test_cancelled_match_pages_say_so(client):
+    register(client, "quitter")
+    match = client.post("/api/matches", json={"game": "battle_runes"}).json()
+    r = client.post(f"/api/matches/{match['id']}/cancel")
+    assert r.status_code == 200 and r.json()["status"] == "aborted"
+    page, replay = _aborted_pages(client, match["id"])
+    assert "This match was cancelled" in page and 'data-reason="cancelled"' in page
+    assert "This match was cancelled" in replay
+    assert "cancelled it before an opponent joined" in page
+    client.post("/api/auth/logout")  # a visitor sees the same, with no Join button
+    page, _ = _aborted_pages(client, match["id"])
+    assert "This match was cancelled" in page
+
+
+def test_expired_match_pages_say_so(client):
+    register(client, "patient")
+    match = client.post("/api/matches", json={"game": "battle_runes"}).json()
+    app = client.app
+    app.state.settings.waiting_expiry_seconds = 0
+    client.portal.call(app.state.matches.expire_waiting)
+    app.state.settings.waiting_expiry_seconds = 5400
+    info = client.get(f"/api/matches/{match['id']}").json()
+    assert info["status"] == "aborted" and info["result"]["reason"] == "expired"
+    page, replay = _aborted_pages(client, match["id"])
+    assert "This match expired" in page and 'data-reason="expired"' in page
+    assert "Nobody joined it within 90 minutes" in page
+    assert "This match expired" in replay
 
 
 def test_match_page_for_spectators(client):
@@ -122,6 +175,21 @@ def test_battle_runes_rules_page(client):
     for rune in runes:
         assert f'title="{rune["name"]}"' in r.text
     assert "rune-build" in r.text and "rune-destroy" in r.text and "rune-modifier" in r.text
+    # 25 and 50 are the defaults, which a match may change
+    assert re.search(r"By default both scores start at\s+<strong[^>]*>25</strong>", r.text)
+    assert re.search(r"reach <strong[^>]*>50</strong> to win", r.text)
+    assert "(50 by default)" in r.text
+    # the corner number is explained where it is drawn
+    assert "The corner number is when the rune applies" in r.text
+    assert 'title="Applies at step 6 of the turn' in r.text
+
+
+def test_duration_filter():
+    from app.web.routes import duration
+
+    assert duration(3600) == "1 hour" and duration(7200) == "2 hours" and duration(5400) == "90 minutes"
+    assert duration(60) == "1 minute" and duration(45) == "45 seconds" and duration(86400) == "1 day"
+    assert duration(None) == "a while"
 
 
 def test_static_files_are_served(client):

@@ -49,6 +49,7 @@ def match_info(m: Match, now: datetime) -> dict[str, Any]:
         "status": m.status,
         "options": m.options,
         "num_players": m.num_players,
+        "created_by": m.created_by,
         "version": m.version,
         "seed_hash": m.seed_hash,
         "created_at": m.created_at.isoformat(),

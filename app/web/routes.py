@@ -7,7 +7,7 @@ ES module (``static/js/games/<game>.js``).
 ``/signup``, ``/login``        forms that call ``/api/auth/register|login`` (``?next=`` kept)
 ``/lobby``                     open matches, your matches, "create a match" (login needed)
 ``/matches/{id}``              the match page (players and spectators)
-``/matches/{id}/replay``       steps through a finished match
+``/matches/{id}/replay``       steps through a finished match (says so for an aborted one)
 ``/games/{game}``              a game's rules summary and card catalog
 =============================  ===========================================================
 """
@@ -21,6 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app.api.games import game_info
 from app.games.core import all_games, bot_levels
 from app.matches.errors import MatchError
 from app.matches.schemas import MatchId
@@ -46,7 +47,20 @@ def rune_label(rune_id: str) -> str:
     return f"{head}+{bonus}" if bonus else head
 
 
+def duration(seconds: int | None) -> str:
+    """``3600`` -> ``1 hour``, ``5400`` -> ``90 minutes``, ``45`` -> ``45 seconds`` (as
+    static/js/match_client.js's ``formatDuration``)."""
+    if not seconds:
+        return "a while"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds % size == 0:
+            n = seconds // size
+            return f"{n} {unit}{'' if n == 1 else 's'}"
+    return f"{seconds} seconds"
+
+
 templates.env.filters["rune_label"] = rune_label
+templates.env.filters["duration"] = duration
 
 #: games that have their own ES module under static/js/games/; others use the generic one
 GAME_MODULES = {"battle_runes"}
@@ -78,6 +92,8 @@ def _login_redirect(request: Request) -> RedirectResponse:
 
 
 def _games() -> list[dict[str, Any]]:
+    """The games for the home page and the lobby, with their default ``options`` (as
+    ``/api/games`` gives them), so the lobby can show how an open match differs from them."""
     out = []
     for rules in all_games().values():
         out.append({
@@ -87,6 +103,7 @@ def _games() -> list[dict[str, Any]]:
             "max_players": rules.max_players,
             "bot_levels": bot_levels(rules.name),
             "default_turn_seconds": getattr(rules, "default_turn_seconds", 60),
+            "options": game_info(rules)["options"],
         })
     return out
 
@@ -145,9 +162,11 @@ async def _match_view_page(
         return _not_found(request, user, f"There is no match {match_id}.")
     game = info["game"]
     module = game if game in GAME_MODULES else "generic"
+    settings = getattr(request.app.state, "settings", None)
     return _page(
         request, template, user, title=title.format(game=_game_title(game), id=match_id), match=info,
         game_title=_game_title(game), module=f"/static/js/games/{module}.js",
+        expiry_seconds=getattr(settings, "waiting_expiry_seconds", None),
     )
 
 
@@ -174,5 +193,5 @@ async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResp
     template = f"games/{game}.html" if game in GAME_MODULES else "games/generic.html"
     return _page(
         request, template, user, title=f"{_game_title(game)} rules", game={"id": game, "title": _game_title(game)},
-        catalog=catalog, bot_levels=bot_levels(game),
+        catalog=catalog, bot_levels=bot_levels(game), defaults=dict(getattr(rules, "default_options", {}) or {}),
     )

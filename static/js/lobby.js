@@ -102,12 +102,53 @@ form.addEventListener("submit", async (event) => {
     const match = await api("POST", "/api/matches", body);
     window.location.assign(`/matches/${match.id}`);
   } catch (err) {
-    showError(createError, err.message);
+    showError(createError, err.code === "too_many_matches"
+      ? `${sentence(err.message)} Your waiting matches are under “Your matches”, each with a Cancel button.`
+      : err.message);
     button.disabled = false;
   }
 });
 
+/** "you already have 5 …; cancel one first" -> "You already have 5 …; cancel one first." */
+function sentence(text) {
+  const t = String(text || "").trim();
+  if (!t) return t;
+  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
+}
+
 // ---------------------------------------------------------------- match lists
+
+/** How an option value reads in a match list ("first to 40"); others: "key: value". */
+const OPTION_TEXT = {
+  win_score: (v) => `first to ${v}`,
+  start_score: (v) => `start at ${v}`,
+  max_turns: (v) => (v ? `at most ${v} turns` : "no turn limit"),
+  move_cap: (v) => (v ? `at most ${v} moves` : "no move limit"),
+  spectators: (v) => (v ? "spectators allowed" : "no spectators"),
+  level: (v) => `level ${v}`,
+  r2p5_bonus_kind: (v) => `R2+5 bonus: ${v}`,
+  zero_blocks_swap_all: (v) => (v ? "Zero blocks Total Swap" : "Zero does not block Total Swap"),
+};
+
+function optionText(key, value) {
+  if (OPTION_TEXT[key]) return OPTION_TEXT[key](value);
+  const name = key.replace(/_/g, " ");
+  if (value === true) return name;
+  if (value === false) return `no ${name}`;
+  return `${name}: ${String(value).replace(/_/g, " ")}`;
+}
+
+/** The options of `match` that differ from its game's defaults, as short texts (turn time apart). */
+function optionDifferences(match) {
+  const defaults = (games[match.game] && games[match.game].options) || {};
+  const first = Object.keys(OPTION_TEXT); // "first to 40" before "start at 10", ...
+  const rank = (key) => (first.includes(key) ? first.indexOf(key) : first.length);
+  return Object.entries(match.options || {})
+    .filter(([key, value]) => key !== "turn_seconds" && key in defaults
+      && JSON.stringify(defaults[key]) !== JSON.stringify(value))
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([key, value]) => optionText(key, value));
+}
 
 function seatLabel(seat) {
   if (seat.user) return seat.user.name;
@@ -131,22 +172,30 @@ function resultText(match) {
 function matchItem(match, kind) {
   const title = (games[match.game] && games[match.game].title) || match.game;
   const players = match.seats.map(seatLabel).join(" vs ");
+  const differences = optionDifferences(match);
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),
-    el("span", { class: "muted", text: ` · ${players} · ${formatTurn(match.options.turn_seconds)}` }));
+    el("span", { class: "muted", text: ` · ${players} · ${formatTurn(match.options.turn_seconds)}` }),
+    differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
+      ...differences.map((text) => el("span", { class: "option-tag", text }))) : null);
   const actions = el("div", { class: "match-actions" });
   if (kind === "open") {
-    if (isMine(match)) {
-      actions.append(el("span", { class: "tag", text: "yours: waiting for an opponent" }),
-        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: "Open" }));
-    } else {
-      const join = el("button", { type: "button", class: "btn btn-small", text: "Join", dataset: { matchId: match.id } });
-      join.addEventListener("click", () => joinMatch(match.id, join));
-      actions.append(join);
-    }
+    const join = el("button", { type: "button", class: "btn btn-small", text: "Join", dataset: { matchId: match.id } });
+    join.addEventListener("click", () => joinMatch(match.id, join));
+    actions.append(join);
   } else if (kind === "mine") {
-    actions.append(el("span", { class: "tag", text: match.status === "waiting" ? "waiting" : "in play" }),
-      el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: "Play" }));
+    if (match.status === "waiting" && me && match.created_by === me.id) {
+      const cancel = el("button", {
+        type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Cancel",
+        dataset: { action: "cancel", matchId: match.id }, "aria-label": `Cancel ${title} #${match.id}`,
+      });
+      cancel.addEventListener("click", () => cancelMatch(match.id, cancel));
+      actions.append(el("span", { class: "tag", text: "waiting for an opponent" }),
+        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: "Open" }), cancel);
+    } else {
+      actions.append(el("span", { class: "tag", text: "in play" }),
+        el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: "Play" }));
+    }
   } else {
     actions.append(el("span", { class: "tag", text: resultText(match) }),
       el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}/replay`, text: "Replay" }));
@@ -171,6 +220,21 @@ async function joinMatch(id, button) {
   }
 }
 
+async function cancelMatch(id, button) {
+  button.disabled = true;
+  showError(lobbyError, "");
+  try {
+    await api("POST", `/api/matches/${id}/cancel`);
+    const item = button.closest(".match-item");
+    if (item) item.remove();
+  } catch (err) {
+    showError(lobbyError, err.message);
+    button.disabled = false;
+  }
+  showError(createError, "");
+  refresh();
+}
+
 async function refresh() {
   try {
     const [open, active, waiting, finished] = await Promise.all([
@@ -179,7 +243,8 @@ async function refresh() {
       api("GET", "/api/matches?status=waiting&mine=true"),
       api("GET", "/api/matches?status=finished&mine=true&limit=10"),
     ]);
-    fill(document.getElementById("open-matches"), open.matches, "open", "No open matches. Create one!");
+    const others = open.matches.filter((m) => !isMine(m));
+    fill(document.getElementById("open-matches"), others, "open", "No open matches from other players. Create one!");
     fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", "You are in no match right now.");
     fill(document.getElementById("my-finished"), finished.matches, "finished", "None yet.");
   } catch (err) {

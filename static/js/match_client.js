@@ -16,7 +16,7 @@
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
 
-import { el } from "/static/js/api.js";
+import { api, el } from "/static/js/api.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
 const BACKOFF_FIRST_MS = 500;
@@ -61,12 +61,70 @@ export function seatName(seats, seat) {
   return "(free seat)";
 }
 
+/** "1 hour", "90 minutes", "45 seconds" (as app/web/routes.py's ``duration`` filter). */
+export function formatDuration(seconds) {
+  if (!seconds) return "a while";
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"]]) {
+    if (seconds % size === 0) {
+      const n = seconds / size;
+      return `${n} ${unit}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${seconds} seconds`;
+}
+
+/** Why an aborted match ended: {headline, detail} (as templates/_aborted.html). */
+export function abortedText(result, expirySeconds = null) {
+  const reason = result && result.reason;
+  if (reason === "cancelled") {
+    return { reason, headline: "This match was cancelled", detail: "Its creator cancelled it before an opponent joined." };
+  }
+  if (reason === "expired") {
+    return { reason, headline: "This match expired", detail: `Nobody joined it within ${formatDuration(expirySeconds)}, so it was closed.` };
+  }
+  return { reason: reason || "", headline: "This match was called off", detail: "It ended before it started." };
+}
+
+/** The panel shown instead of the game for a match that never started (status "aborted"). */
+export function abortedNotice(snapshot, { expirySeconds = null, replay = false } = {}) {
+  const t = abortedText(snapshot.result, expirySeconds);
+  return el("div", { class: "aborted", id: "match-aborted", dataset: { reason: t.reason } },
+    el("h2", { class: "aborted-headline", text: t.headline }),
+    el("p", { text: `${t.detail} Nothing was played${replay ? ", so there is nothing to replay" : ""}.` }),
+    el("p", {}, el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" })));
+}
+
+/**
+ * A "Cancel this match" button for the creator of a waiting match (null for anyone else).
+ * Game modules put it in their "waiting for players" panel.
+ */
+export function cancelButton(client, snapshot) {
+  if (!client || !client.cancel || snapshot.status !== "waiting") return null;
+  const creator = client.match ? client.match.created_by : null;
+  if (!client.user || creator !== client.user.id) return null;
+  const button = el("button", { type: "button", class: "btn btn-ghost btn-danger", id: "cancel-match", text: "Cancel this match" });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = "Cancelling…";
+    if (!(await client.cancel())) {
+      button.disabled = false;
+      button.textContent = "Cancel this match";
+    }
+  });
+  return button;
+}
+
 /** Fill the "Fair play" box: the seed's hash from the start, the seed and its check at the end. */
-export function renderSeedInfo(box, { seed_hash: hash, seed }) {
+export function renderSeedInfo(box, { seed_hash: hash, seed, status }) {
   if (!box) return;
-  const key = `${hash}|${seed || ""}`;
+  const key = `${hash}|${seed || ""}|${status === "aborted"}`;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
+  if (status === "aborted") {
+    box.replaceChildren(el("p", { class: "muted", id: "seed-unused",
+      text: "This match never started, so its random seed was never used: there is nothing to check." }));
+    return;
+  }
   const parts = [
     el("p", { class: "muted", text: "SHA-256 of the match's random seed, fixed before the first shuffle:" }),
     el("code", { class: "hash", id: "seed-hash", text: hash || "–" }),
@@ -102,6 +160,8 @@ export function renderSeats(box, snapshot, { me = null, clockText = null } = {})
     let state = "";
     if (snapshot.status === "finished") {
       state = { win: "won", loss: "lost", draw: "draw" }[s.result] || "";
+    } else if (snapshot.status === "aborted") {
+      state = s.user || s.bot ? "" : "nobody joined";
     } else if (snapshot.status === "waiting") {
       state = s.user || s.bot ? "ready" : "waiting for a player…";
     } else if (chosen.has(s.seat)) {
@@ -129,12 +189,16 @@ export class MatchClient {
    * @param {object|null} opts.user  {id, name} of the logged-in user, or null
    * @param {object} [opts.match]  the match info the page was rendered with
    * @param {object} opts.elements {root, seats, log, seed, conn, offline, error, errorText, errorDismiss, away, back, resign, replayLink}
+   *   (replayLink: the element to show once the match is over, e.g. the list item holding the link)
+   * @param {number|null} [opts.expirySeconds]  how long a match may wait for players (for "expired")
    */
-  constructor({ matchId, module, user, match, elements }) {
+  constructor({ matchId, module, user, match, elements, expirySeconds = null }) {
     this.matchId = matchId;
+    this.expirySeconds = expirySeconds;
     this.module = module;
     this.user = user;
     this.ui = elements;
+    this.match = match || null;
     this.snapshot = null;
     this.version = 0;
     this.events = [];
@@ -151,6 +215,8 @@ export class MatchClient {
     this.clockBase = { at: performance.now(), remaining: {} };
     this.listeners = { snapshot: [], error: [], status: [] };
     this.frames = 0;
+    /** the match's options (turn_seconds and the game's own), from the page */
+    this.options = match ? match.options : null;
     if (match) {
       this.seatsFromPage = match.seats;
       const mine = user ? match.seats.find((s) => s.user && s.user.id === user.id) : null;
@@ -405,6 +471,23 @@ export class MatchClient {
     this.send({ type: "resign" });
   }
 
+  /** Cancel this waiting match (its creator only). Resolves true when the server agreed; the
+   * aborted snapshot follows over the websocket (or is fetched here if it is slow to come). */
+  async cancel() {
+    try {
+      const info = await api("POST", `/api/matches/${this.matchId}/cancel`);
+      this.showError(null);
+      if (info && this.snapshot && this.snapshot.status !== info.status) {
+        const snap = await api("GET", `/api/matches/${this.matchId}/snapshot?since=${this.version}`).catch(() => null);
+        if (snap && (!this.snapshot || snap.version > this.snapshot.version)) this.applySnapshot(snap);
+      }
+      return true;
+    } catch (err) {
+      this.showError(err.message, err.code);
+      return false;
+    }
+  }
+
   // ---------------------------------------------------------------- drawing
 
   showError(text, code) {
@@ -421,6 +504,10 @@ export class MatchClient {
 
   render() {
     if (!this.snapshot || !this.ui.root) return;
+    if (this.snapshot.status === "aborted") {
+      this.ui.root.replaceChildren(abortedNotice(this.snapshot, { expirySeconds: this.expirySeconds }));
+      return;
+    }
     try {
       this.module.render(this.ui.root, this.snapshot, this);
     } catch (err) {
@@ -490,7 +577,12 @@ export class MatchClient {
         lines.push(`${who} resigned.`);
         break;
       case "end":
-        lines.push("The match is over. The seed is revealed.");
+        if (entry.result && (entry.result.results || []).length === 0 && entry.result.reason) {
+          const t = abortedText(entry.result, this.expirySeconds);
+          lines.push(`${t.headline}. ${t.detail}`);
+        } else {
+          lines.push("The match is over. The seed is revealed.");
+        }
         break;
       default:
         break;

@@ -19,11 +19,12 @@ async function main() {
     module,
     user: data.user,
     match: data.match,
+    expirySeconds: data.expiry_seconds ?? null,
     elements: {
       root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
       offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),
       errorDismiss: $("error-dismiss"), away: $("away-banner"), back: $("back-button"), resign: $("resign-button"),
-      replayLink: $("replay-link"),
+      replayLink: $("replay-item"),
     },
   });
   window.matchClient = client; // for debugging and the browser tests

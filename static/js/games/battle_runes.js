@@ -5,6 +5,7 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { api, el } from "/static/js/api.js";
+import { abortedNotice, cancelButton, formatDuration } from "/static/js/match_client.js";
 
 const PICK = 3;
 const KIND_LABEL = { build: "Construction", destroy: "Destruction", modifier: "Modifier" };
@@ -12,6 +13,19 @@ const SHORT = {
   FIRE: "Fire", WATER: "Water", ZERO: "Zero", DOUBLE_S: "×2 S", DOUBLE_R: "×2 R", DIFF_S: "Δ S",
   DIFF_R: "Δ R", SWAP_SELF: "S ⇄ R", SWAP_OPP: "S ⇄ R opp", SWAP_S: "S ⇄ S", SWAP_R: "R ⇄ R", SWAP_ALL: "Total ⇄",
 };
+/** What the number in a rune's corner means: when it applies in the turn. */
+const ORDER_TEXT = {
+  1: "construction", 2: "destruction", 3: "doubles", 4: "differences", 5: "own/opponent swaps", 6: "other swaps",
+};
+export const ORDER_LEGEND = "The corner number is when the rune applies: 1 construction, 2 destruction, "
+  + "3 doubles, 4 differences, 5 own/opponent swaps, 6 other swaps. Fire, Water and Zero have none.";
+
+/** The tooltip of a rune's corner number. */
+export function orderTitle(order) {
+  return `Applies ${["", "1st", "2nd", "3rd", "4th", "5th", "6th"][order] || `at ${order}`} in the turn (${ORDER_TEXT[order] || "modifier"}). `
+    + "Order: 1 construction, 2 destruction, 3 doubles, 4 differences, 5 own/opponent swaps, 6 other swaps.";
+}
+
 const REASONS = {
   score_50: "reached the winning score",
   score_0: "brought the opponent down to 0",
@@ -140,7 +154,7 @@ export function runeCard(id, opts = {}) {
   if (!opts.small) children.push(el("div", { class: "rune-text", text: r.text }));
   children.push(el("div", { class: "rune-kind", text: KIND_LABEL[r.kind] || r.kind }));
   if (r.order !== null && r.order !== undefined) {
-    children.push(el("div", { class: "rune-order", title: `applied at order ${r.order}`, text: String(r.order) }));
+    children.push(el("div", { class: "rune-order", title: orderTitle(r.order), "aria-label": `order ${r.order}`, text: String(r.order) }));
   }
   if (opts.selected && opts.selectable) children.push(el("div", { class: "rune-check", "aria-hidden": "true", text: "✓" }));
   return el(tag, attrs, ...children);
@@ -305,6 +319,10 @@ export function render(root, snapshot, client) {
     st = { selected: [], turn: null, lastShownTurn: null, hint: "" };
     uiState.set(root, st);
   }
+  if (snapshot.status === "aborted") {
+    root.replaceChildren(abortedNotice(snapshot, { expirySeconds: client && client.expirySeconds }));
+    return;
+  }
   if (snapshot.status === "waiting" || !view) {
     root.replaceChildren(waitingForPlayers(snapshot, nm, client));
     return;
@@ -360,9 +378,10 @@ export function render(root, snapshot, client) {
     el("p", { class: "muted small thresholds" },
       `Start ${(view.options && view.options.start_score) ?? 25}. Reach ${winScore} to win; 0 or less loses. Turn ${view.turn} played.`));
 
-  // hands
-  const hands = el("div", { class: "br-hands" });
-  for (const s of [...order].reverse()) {
+  // hands: your own first in the page (phones show it first; wider screens put the opponent's
+  // above it, across the table, with CSS); a spectator sees seat 0 then seat 1
+  const hands = el("div", { class: `br-hands${player ? " br-hands-player" : ""}` });
+  for (const s of order) {
     const mine = s === seat;
     const hand = view.hands[s] || [];
     let lockedPick = null;
@@ -425,6 +444,8 @@ export function render(root, snapshot, client) {
     }
     hands.append(section);
   }
+  hands.append(el("p", { class: "muted small order-legend", id: "order-legend" },
+    el("span", { class: "rune-order rune-order-inline", "aria-hidden": "true", text: "1" }), " ", ORDER_LEGEND));
 
   // last turn and history
   const turns = resolvedTurns(client);
@@ -495,12 +516,27 @@ function waitingForPlayers(snapshot, nm, client) {
       copy.textContent = "Select and copy the link";
     }
   });
+  const expiry = client && client.expirySeconds;
+  const cancel = cancelButton(client, snapshot);
   return el("div", { class: "br br-waiting", id: "waiting-for-players" },
     el("h2", { text: "Waiting for an opponent to join…" }),
     joinButton(snapshot, client),
     el("p", { text: "The match starts as soon as a second player joins from the lobby. You can also send them this link:" }),
     el("p", {}, el("code", { class: "hash", text: url }), " ", copy),
-    el("p", { class: "muted", text: `Players so far: ${(snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nm[s.seat]).join(", ") || "none"}` }));
+    el("p", { class: "muted", text: `Players so far: ${(snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nm[s.seat]).join(", ") || "none"}` }),
+    rulesLine(client),
+    cancel ? el("p", { class: "waiting-cancel" }, cancel,
+      el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
+}
+
+/** "This match: first to 40, both start at 10.": the scores this match is played with. */
+function rulesLine(client) {
+  const opts = client && client.options;
+  if (!opts) return null;
+  const parts = [];
+  if (opts.win_score !== undefined) parts.push(`first to ${opts.win_score}`);
+  if (opts.start_score !== undefined) parts.push(`both start at ${opts.start_score}`);
+  return parts.length ? el("p", { class: "muted", id: "match-rules", text: `This match: ${parts.join(", ")}.` }) : null;
 }
 
 // ------------------------------------------------------------------ the log

@@ -1,11 +1,14 @@
 // Fallback game module for games without their own drawing yet: shows the view as text and the
 // legal actions as buttons, so every game is playable from the browser.
 import { el } from "/static/js/api.js";
+import { cancelButton } from "/static/js/match_client.js";
 
 export function render(root, snapshot, client) {
   const parts = [];
   if (snapshot.status === "waiting") {
     parts.push(el("h2", { text: "Waiting for players to join…" }));
+    const cancel = cancelButton(client, snapshot);
+    if (cancel) parts.push(el("p", {}, cancel));
   }
   if (snapshot.result) {
     parts.push(el("div", { class: "result", id: "result" }, el("div", { class: "result-headline", text: "The match is over." }),

@@ -1,0 +1,210 @@
+"""The lobby and the match page around a match's life outside play, in Chromium: open matches
+show their non-default options, your own waiting match is listed once (with Cancel), the
+waiting-match limit's message reaches the form, a cancelled match says so (live and on reload,
+for its creator and for others, on the replay page too), and the phone layout of a running match
+puts your own runes first.
+
+Set ``BROWSER_SCREENSHOTS=/some/dir`` to save screenshots of the pages along the way.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import signup, unique_name, watch
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = os.environ.get("BROWSER_SCREENSHOTS")
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page, name: str, full_page: bool = True) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full_page)
+
+
+def api_create(page, **options) -> int:
+    r = page.request.post("/api/matches", data={"game": "battle_runes", "options": {"turn_seconds": 60, **options}})
+    assert r.status == 201, r.text()
+    return r.json()["id"]
+
+
+def box(page, selector: str) -> dict:
+    b = page.locator(selector).first.bounding_box()
+    assert b is not None, f"{selector} is not displayed"
+    return b
+
+
+def test_lobby_shows_options_lists_your_match_once_and_cancels_it(new_page):
+    host, guest = new_page(), new_page()
+    wh, wg = watch(host), watch(guest)
+    signup(host, unique_name("ivy"))
+    signup(guest, unique_name("jon"))
+    special = api_create(host, turn_seconds=120, win_score=40, start_score=10)
+    plain = api_create(host)
+
+    # a joiner sees the rules that differ from the defaults before joining
+    guest.goto("/lobby")
+    item = guest.locator(f'#open-matches li[data-match-id="{special}"]')
+    expect(item).to_contain_text("2 min")
+    expect(item.locator(".option-tag")).to_have_text(["first to 40", "start at 10"])
+    expect(guest.locator(f'#open-matches li[data-match-id="{plain}"]')).to_be_visible()
+    expect(guest.locator(f'#open-matches li[data-match-id="{plain}"] .option-tag')).to_have_count(0)
+    shot(guest, "lobby_open_matches_with_options")
+
+    # the creator sees them once, under "Your matches", with Cancel (and no Join)
+    host.goto("/lobby")
+    mine = host.locator(f'#my-matches li[data-match-id="{special}"]')
+    expect(mine).to_be_visible()
+    expect(mine.locator(".option-tag")).to_have_text(["first to 40", "start at 10"])
+    for match_id in (special, plain):
+        expect(host.locator(f'li[data-match-id="{match_id}"]')).to_have_count(1)
+        expect(host.locator(f'#open-matches li[data-match-id="{match_id}"]')).to_have_count(0)
+        expect(host.locator(f'#my-matches li[data-match-id="{match_id}"] button[data-action="cancel"]')).to_be_visible()
+    expect(host.locator("#my-matches button:has-text('Join')")).to_have_count(0)
+    host.set_viewport_size(PHONE)
+    shot(host, "lobby_your_matches_phone")
+    host.set_viewport_size({"width": 1280, "height": 900})
+
+    host.locator(f'#my-matches li[data-match-id="{plain}"] button[data-action="cancel"]').click()
+    expect(host.locator(f'li[data-match-id="{plain}"]')).to_have_count(0)
+    expect(host.locator(f'#my-matches li[data-match-id="{special}"]')).to_be_visible()
+    info = host.request.get(f"/api/matches/{plain}").json()
+    assert info["status"] == "aborted" and info["result"]["reason"] == "cancelled"
+
+    guest.click("#refresh-button")
+    expect(guest.locator(f'#open-matches li[data-match-id="{plain}"]')).to_have_count(0)
+    expect(guest.locator(f'#open-matches li[data-match-id="{special}"]')).to_be_visible()
+    assert not wh.errors, wh.errors
+    assert not wg.errors, wg.errors
+
+
+def test_the_waiting_match_limit_is_explained_in_the_create_form(new_page):
+    page = new_page()
+    w = watch(page)
+    signup(page, unique_name("kim"))
+    ids = [api_create(page) for _ in range(5)]
+    page.goto("/lobby")
+    expect(page.locator("#my-matches li[data-match-id]")).to_have_count(5)
+    page.click("#create-submit")
+    error = page.locator("#create-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("5 matches waiting for players")  # the API's message
+    expect(error).to_contain_text("Cancel")
+    assert re.search(r"/lobby$", page.url)
+    shot(page, "lobby_too_many_matches")
+    # cancelling one makes room (and clears the message)
+    page.locator(f'#my-matches li[data-match-id="{ids[0]}"] button[data-action="cancel"]').click()
+    expect(error).to_be_hidden()
+    expect(page.locator("#my-matches li[data-match-id]")).to_have_count(4)
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r".*/matches/\d+$"))
+    assert [e for e in w.errors if "429" not in e] == [], w.errors
+
+
+def test_a_cancelled_match_says_so_live_on_reload_and_on_the_replay_page(new_page):
+    host, other = new_page(), new_page()
+    wh, wo = watch(host), watch(other)
+    signup(host, unique_name("lea"))
+    signup(other, unique_name("max"))
+    match_id = api_create(host, win_score=40)
+    host.goto(f"/matches/{match_id}")
+    other.goto(f"/matches/{match_id}")
+    expect(host.locator("#waiting-for-players")).to_be_visible()
+    expect(host.locator("#match-rules")).to_contain_text("first to 40")
+    expect(host.locator("#join-match")).to_have_count(0)
+    expect(other.locator("#join-match")).to_be_visible()
+    expect(other.locator("#cancel-match")).to_have_count(0)  # only its creator may cancel it
+    expect(host.locator("#replay-item")).to_be_hidden()
+    shot(host, "match_waiting_with_cancel")
+
+    host.click("#cancel-match")
+    for page in (host, other):  # both pages change without reloading
+        expect(page.locator("#match-aborted")).to_be_visible()
+        expect(page.locator("#match-aborted h2")).to_have_text("This match was cancelled")
+        expect(page.locator("#waiting-for-players")).to_have_count(0)
+        expect(page.locator("#join-match")).to_have_count(0)
+        expect(page.locator("#seed-unused")).to_be_visible()
+        expect(page.locator("#seed-hash")).to_have_count(0)
+        expect(page.locator("#replay-item")).to_be_hidden()
+        expect(page.locator("#resign-button")).to_be_hidden()
+        expect(page.locator("#log")).to_contain_text("cancelled")
+    expect(other.locator(".seat-card[data-seat='1'] .seat-status")).to_have_text("nobody joined")
+    shot(host, "match_cancelled")
+
+    other.set_viewport_size(PHONE)
+    other.reload()
+    expect(other.locator("#match-aborted")).to_contain_text("Its creator cancelled it before an opponent joined")
+    expect(other.locator("#join-match")).to_have_count(0)
+    expect(other.locator("#conn-status")).to_have_text("connected")
+    expect(other.locator("#match-aborted")).to_be_visible()  # still there once the snapshot came
+    shot(other, "match_cancelled_phone")
+
+    other.goto(f"/matches/{match_id}/replay")
+    expect(other.locator("#replay-unavailable")).to_contain_text("This match was cancelled")
+    expect(other.locator("#replay-unavailable")).to_contain_text("nothing to replay")
+    expect(other.locator("#replay-unavailable")).not_to_contain_text("opens when the match is over")
+    expect(other.locator("#replay-controls, .replay-controls")).to_have_count(0)
+    shot(other, "replay_cancelled_phone")
+    assert not wh.errors, wh.errors
+    assert not wo.errors, wo.errors
+
+
+def test_match_layout_on_a_phone_and_for_spectators(new_page):
+    page = new_page(PHONE)
+    w = watch(page)
+    signup(page, unique_name("ned"))
+    r = page.request.post("/api/matches", data={
+        "game": "battle_runes", "options": {"turn_seconds": 120}, "computer": [{"seat": 1, "level": "random"}],
+    })
+    assert r.status == 201, r.text()
+    match_id = r.json()["id"]
+    page.goto(f"/matches/{match_id}")
+    expect(page.locator(".br-mine .rune.selectable")).to_have_count(5)
+
+    # your own runes and Confirm come before the opponent's (compact) hand
+    mine, other = box(page, ".br-mine"), box(page, ".br-other")
+    assert mine["y"] < other["y"]
+    assert box(page, "#confirm-pick")["y"] < other["y"]
+    assert other["height"] < 200, other
+    assert box(page, ".br-mine .rune")["y"] < PHONE["height"], "your runes start on the first screen"
+    # the type labels are whole ("CONSTRUCTION", not "CONSTR…")
+    cut = page.locator(".br-mine .rune-kind").evaluate_all(
+        "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)")
+    assert cut == []
+    # the corner number is explained, on the card and once under the hands
+    expect(page.locator("#order-legend")).to_be_visible()
+    expect(page.locator("#order-legend")).to_contain_text("The corner number is when the rune applies")
+    titles = page.locator(".br-mine .rune-order").evaluate_all("(els) => els.map((e) => e.title)")
+    assert all("1 construction" in t and "6 other swaps" in t for t in titles)
+    # Resign comes before the log; one separator for the two visible links
+    assert box(page, "#resign-button")["y"] < box(page, "#log")["y"]
+    expect(page.locator(".side-links li:visible")).to_have_count(2)
+    shot(page, "match_phone")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "match_phone_first_screen", full_page=False)
+
+    # wider screens: the opponent's hand across the table, above yours
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert box(page, ".br-other")["y"] < box(page, ".br-mine")["y"]
+    shot(page, "match_desktop")
+
+    # a spectator sees seat 0's hand first, then seat 1's
+    viewer = new_page()
+    wv = watch(viewer)
+    viewer.goto(f"/matches/{match_id}")
+    expect(viewer.get_by_test_id("hand-0")).to_be_visible()
+    expect(viewer.get_by_test_id("my-hand")).to_have_count(0)
+    assert box(viewer, "[data-testid=hand-0]")["y"] < box(viewer, "[data-testid=hand-1]")["y"]
+    viewer.set_viewport_size(PHONE)
+    assert box(viewer, "[data-testid=hand-0]")["y"] < box(viewer, "[data-testid=hand-1]")["y"]
+    shot(viewer, "match_spectator_phone")
+    assert not w.errors, w.errors
+    assert not wv.errors, wv.errors
