@@ -171,10 +171,10 @@ async def test_two_processes_handle_each_overdue_seat_once(tmp_path):
     servers = [ServerProcess(env, tmp_path / f"server{i}.log").start() for i in range(2)]
     try:
         users = [_token(servers[0].base_url, f"player{i}") for i in range(8)]
-        options = {"turn_seconds": 1, "start_score": 500, "win_score": 1000}
+        options = {"turn_seconds": 2, "start_score": 500, "win_score": 1000}
         match_ids = [_create(servers[i % 2].base_url, users[i], users[i + 4], options) for i in range(4)]
         # nobody acts: every seat times out twice, is away, and is then played at once
-        await asyncio.sleep(5)
+        await asyncio.sleep(7)
     finally:
         for s in servers:
             s.stop()
