@@ -67,3 +67,28 @@ def test_deck_lifecycle(client, runes_take_decks):
     ]
     assert client.delete(f"/api/decks/{deck['id']}", headers=a).status_code == 204
     assert client.get("/api/decks", headers=a).json() == {"decks": []}
+
+
+STRATEGO_SETUP = {
+    "towers": ["black_knight", "jester", "flag"],
+    "rows": [["unicorn", "dwarf", "unicorn", "unicorn"], ["knight", "unicorn", "dwarf", "wizard"],
+             ["king", "knight", "princess", "dwarf"], ["dwarf", "dragon", "dragon", "knight"]],
+}
+
+
+@pytest.mark.parametrize(
+    "game, good, bad, reason",
+    [
+        ("stratego_junior", STRATEGO_SETUP, {**STRATEGO_SETUP, "towers": ["flag", "flag", "jester"]}, "black_knight"),
+        ("scratch_wars", {"hero": "BRAM", "weapons": ["IRON", "SALT"]},
+         {"hero": "BRAM", "weapons": ["IRON", "IRON"]}, "IRON"),
+    ],
+)
+def test_real_decks_are_checked_by_their_game(client, game, good, bad, reason):
+    a = _login(client, "alice")
+    r = client.post("/api/decks", json={"game": game, "name": "mine", "data": good}, headers=a)
+    assert r.status_code == 201, r.text
+    r = client.post("/api/decks", json={"game": game, "name": "broken", "data": bad}, headers=a)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_deck"
+    assert reason.lower() in r.json()["error"]["message"].lower(), r.json()
+    assert [d["name"] for d in client.get(f"/api/decks?game={game}", headers=a).json()["decks"]] == ["mine"]
