@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from app.api.errors import ApiError
 from app.games.core import all_games, bot_levels
-from app.matches.service import SERVICE_OPTIONS
+from app.matches.write import SERVICE_OPTIONS
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

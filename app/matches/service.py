@@ -12,11 +12,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -25,24 +24,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.games.core import CHANCE, Event, GameError, Outcome, bot_levels, chance_rng, get_rules, make_bot, submit
+from app.games.core import CHANCE, GameError, Outcome, bot_levels, get_rules
 from app.games.core.errors import BadOptions
 from app.logging import get_logger
 from app.matches.clock import Clock
 from app.matches.errors import MatchError
 from app.matches.hub import LocalHub
-from app.matches.models import ABORTED, ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchSeat
+from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchSeat
 from app.matches.views import event_views, match_info, seat_of
+from app.matches.write import SERVICE_OPTIONS, WriteContext, game_options, replay_rows
 from app.settings import Settings
 
 log = get_logger(__name__)
 
-#: options handled by the service itself; every other key goes to the game's ``normalize_options``
-SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True}
 MIN_TURN_SECONDS = 2
 MAX_TURN_SECONDS = 7 * 24 * 3600
-#: input kinds that carry an engine action (replayed by :meth:`MatchService.rebuild`)
-ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +174,7 @@ class MatchService:
         :raises MatchError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``.
         """
 
-        async def take_seat(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def take_seat(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             if any(s.user_id == user_id for s in m.seats):
                 raise MatchError("already_joined", "you already hold a seat in this match")
             if m.status != WAITING:
@@ -200,7 +196,7 @@ class MatchService:
         :raises MatchError: ``not_found``, ``forbidden`` (not yours), ``not_waiting``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             if m.created_by != user_id:
                 raise MatchError("forbidden", "only the player who created a match can cancel it")
             if m.status != WAITING:
@@ -225,7 +221,7 @@ class MatchService:
             ``illegal_action``, ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             seat = seat_of(m, user_id)
             if seat is None:
                 raise MatchError("forbidden", "you hold no seat in this match")
@@ -245,7 +241,7 @@ class MatchService:
         :raises MatchError: ``not_found``, ``forbidden``, ``game_over``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             seat = seat_of(m, user_id)
             if seat is None:
                 raise MatchError("forbidden", "you hold no seat in this match")
@@ -266,7 +262,7 @@ class MatchService:
         :raises MatchError: ``not_found``, ``forbidden``, ``game_over``, ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             seat = seat_of(m, user_id)
             if seat is None:
                 raise MatchError("forbidden", "you hold no seat in this match")
@@ -296,7 +292,7 @@ class MatchService:
     async def _write(
         self,
         match_id: int,
-        body: Callable[[AsyncSession, Match, _Ctx], Awaitable[None]],
+        body: Callable[[AsyncSession, Match, WriteContext], Awaitable[None]],
         *,
         skip_locked: bool = False,
     ) -> int:
@@ -320,7 +316,7 @@ class MatchService:
                     if skip_locked:
                         return -1
                     raise MatchError("not_found", f"no match {match_id}")
-                ctx = _Ctx(self, m)
+                ctx = WriteContext(m, self.clock.now(), self.settings)
                 await body(session, m, ctx)
                 if not ctx.changed:
                     return m.version
@@ -338,12 +334,10 @@ class MatchService:
                 self._spawn(self.process_match(match_id))
         return new_version
 
-    async def _start(self, session: AsyncSession, m: Match, ctx: _Ctx | None = None) -> None:
+    async def _start(self, session: AsyncSession, m: Match, ctx: WriteContext | None = None) -> None:
         """Deal the game: initial state, the ``start`` event with the seed's hash, chance."""
-        ctx = ctx or _Ctx(self, m)
-        rules = ctx.rules
-        game_opts = {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
-        ctx.state = rules.initial_state(m.num_players, game_opts)
+        ctx = ctx or WriteContext(m, self.clock.now(), self.settings)
+        ctx.state = ctx.rules.initial_state(m.num_players, game_options(m))
         ctx.pending = {}
         m.status = ACTIVE
         m.started_at = ctx.now
@@ -435,7 +429,7 @@ class MatchService:
             ).scalars().all()
         expired = 0
 
-        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             nonlocal expired
             if m.status == WAITING and m.created_at <= cutoff:  # re-checked under the lock
                 ctx.abort("expired")
@@ -449,7 +443,7 @@ class MatchService:
         """Play the due seats of one match (under its lock). :returns: seats played."""
         moves: list[tuple[int, str, int]] = []
 
-        async def do(session: AsyncSession, m: Match, ctx: _Ctx) -> None:
+        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             if m.status != ACTIVE:
                 return
             if ctx.abandoned():
@@ -589,15 +583,8 @@ class MatchService:
             rows = await self._rows(session, match_id)
             info = match_info(m, self.clock.now())
         rules = get_rules(m.game)
-        game_opts = {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
-        state = rules.initial_state(m.num_players, game_opts)
-        pending: dict[int, Any] = {}
-        steps = []
-        for row, view in zip(rows, event_views(rows, None, True), strict=True):
-            if row.kind in ACTION_KINDS:
-                step = submit(rules, state, pending, row.seat, rules.decode_action(row.payload["action"]))
-                state, pending = step.state, step.pending
-            steps.append({**view, "view": rules.observe(state, None)})
+        views = event_views(rows, None, True)
+        steps = [{**view, "view": rules.observe(state, None)} for view, (state, _) in zip(views, replay_rows(m, rows))]
         return {"match": info, "steps": steps}
 
     async def rebuild(self, match_id: int) -> Any:
@@ -610,170 +597,7 @@ class MatchService:
             if m is None:
                 raise MatchError("not_found", f"no match {match_id}")
             rows = await self._rows(session, match_id)
-        rules = get_rules(m.game)
-        game_opts = {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
-        state = rules.initial_state(m.num_players, game_opts)
-        pending: dict[int, Any] = {}
-        for row in rows:
-            if row.kind in ACTION_KINDS:
-                step = submit(rules, state, pending, row.seat, rules.decode_action(row.payload["action"]))
-                state, pending = step.state, step.pending
+        state, pending = get_rules(m.game).initial_state(m.num_players, game_options(m)), {}
+        for state, pending in replay_rows(m, rows):
+            pass
         return state, pending
-
-
-class _Ctx:
-    """What one write does to one locked match: the decoded state, pending choices, new event rows
-    and the bookkeeping of deadlines. Used only inside :meth:`MatchService._write`."""
-
-    def __init__(self, service: MatchService, m: Match) -> None:
-        self.service, self.m = service, m
-        self.rules = get_rules(m.game)
-        self.now = service.clock.now()
-        self.state = self.rules.decode_state(m.state) if m.state is not None else None
-        self.pending: dict[int, Any] = {int(k): self.rules.decode_action(v) for k, v in (m.pending or {}).items()}
-        self.rows: list[MatchEvent] = []
-        self.state_changed = False
-        self.next_deadline: datetime | None = None
-        #: an end the service decides (resignation, abandonment), not the rules
-        self.forced_outcome: Outcome | None = None
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.rows) or self.state_changed
-
-    def abort(self, reason: str) -> None:
-        """End a match that never started: status ``aborted`` with ``reason`` (no results)."""
-        m = self.m
-        m.status = ABORTED
-        m.finished_at = self.now
-        m.result = {"reason": reason, "results": [], "scores": [], "ranks": []}
-        self.record(None, "end", None, None, [], extra={"result": m.result})
-
-    def abandoned(self) -> bool:
-        """Every human seat has been away for ``abandon_after_seconds`` (and there is one)."""
-        humans = [ms for ms in self.m.seats if not ms.bot_level]
-        limit = timedelta(seconds=self.service.settings.abandon_after_seconds)
-        return bool(humans) and all(
-            ms.away and ms.away_since is not None and self.now - ms.away_since >= limit for ms in humans
-        )
-
-    def decode(self, action: Any) -> Any:
-        try:
-            return self.rules.decode_action(action)
-        except GameError as exc:
-            raise MatchError("bad_message", str(exc)) from None
-
-    def record(
-        self, seat: int | None, kind: str, action: Any, visible_to: frozenset[int] | None,
-        events: Sequence[Event], extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.m.version += 1
-        payload = {
-            "action": None if action is None else self.rules.encode_action(action),
-            "visible_to": None if visible_to is None else sorted(visible_to),
-            "events": [e.to_json() for e in events],
-            **(extra or {}),
-        }
-        self.rows.append(
-            MatchEvent(match_id=self.m.id, version=self.m.version, seat=seat, kind=kind, payload=payload,
-                       created_at=self.now)
-        )
-
-    def apply(self, seat: int, action: Any, kind: str) -> int:
-        """Submit ``seat``'s action through the driver and record it; then let chance act.
-
-        :returns: the version of the recorded action.
-        :raises MatchError: mapped from the engine's error (its ``code``).
-        """
-        rules = self.rules
-        try:
-            visible_to = rules.action_visible_to(self.state, seat, action)
-            step = submit(rules, self.state, self.pending, seat, action)
-        except GameError as exc:
-            raise MatchError(exc.code, str(exc)) from None
-        self.record(seat, kind, action, visible_to, step.events)
-        version = self.m.version
-        self.state, self.pending = step.state, step.pending
-        self.state_changed |= step.applied
-        if step.applied:
-            self.m.state_version = version
-        self.run_chance()
-        return version
-
-    def run_chance(self) -> None:
-        """Draw and apply chance outcomes until a seat must act or the game is over."""
-        rules = self.rules
-        while rules.outcome(self.state) is None and rules.to_act(self.state) == frozenset({CHANCE}):
-            rng = chance_rng(self.m.seed, self.m.version + 1)
-            action = rules.sample_chance(self.state, rng)
-            visible_to = rules.action_visible_to(self.state, CHANCE, action)
-            step = submit(rules, self.state, {}, CHANCE, action)
-            self.record(CHANCE, "chance", action, visible_to, step.events)
-            self.state = step.state
-            self.state_changed = True
-            self.m.state_version = self.m.version
-
-    def computer_action(self, seat: int, kind: str) -> Any:
-        """The computer's action for ``seat``, from that seat's observation only."""
-        rng = random.Random(hashlib.sha256(f"{self.m.seed}:bot:{self.m.version}:{seat}".encode()).digest())
-        level = self.m.seats[seat].bot_level
-        if kind == "bot" and level:
-            bot = make_bot(self.m.game, level)
-            observation = self.rules.bot_observation(self.state, seat)
-            return bot.choose(observation, self.rules.legal_actions(self.state, seat), rng)
-        return self.rules.timeout_action(self.state, seat, rng)
-
-    def due_seat(self) -> tuple[int, str] | None:
-        """The first seat that must act and whose deadline has passed, with the event kind."""
-        if self.state is None:
-            return None
-        to_act = self.rules.to_act(self.state)
-        for ms in self.m.seats:
-            if ms.seat in to_act and ms.seat not in self.pending and ms.deadline_at is not None:
-                if ms.deadline_at <= self.now:
-                    return ms.seat, ("bot" if ms.bot_level else "timeout")
-        return None
-
-    def finish(self) -> None:
-        """Store the snapshot, the result when over, and every seat's deadline."""
-        m, rules = self.m, self.rules
-        if self.state is not None:
-            if self.state_changed:
-                self.run_chance()
-            m.state = rules.encode_state(self.state)
-            m.pending = {str(k): rules.encode_action(v) for k, v in self.pending.items()}
-            outcome: Outcome | None = self.forced_outcome or rules.outcome(self.state)
-            if outcome is not None and m.status == ACTIVE:
-                self._finish_match(outcome)
-        self._set_deadlines()
-
-    def _finish_match(self, outcome: Outcome) -> None:
-        m = self.m
-        m.status = FINISHED
-        m.finished_at = self.now
-        m.result = outcome.to_json()
-        for ms in m.seats:
-            ms.result = outcome.results[ms.seat]
-            ms.score = outcome.scores[ms.seat] if outcome.scores else None
-            ms.deadline_at = None
-        self.record(None, "end", None, None, [], extra={"result": m.result, "seed": m.seed})
-
-    def _set_deadlines(self) -> None:
-        m = self.m
-        turn = timedelta(seconds=m.options.get("turn_seconds", 0))
-        delay = timedelta(seconds=self.service.settings.bot_delay_seconds)
-        to_act = self.rules.to_act(self.state) if (self.state is not None and m.status == ACTIVE) else frozenset()
-        for ms in m.seats:
-            if ms.seat not in to_act or ms.seat in self.pending:
-                ms.deadline_at = None
-            elif ms.bot_level:
-                ms.deadline_at = self.now + delay
-            elif ms.away:
-                ms.deadline_at = self.now + delay
-            elif turn and (self.state_changed or ms.deadline_at is None):
-                ms.deadline_at = self.now + turn
-            elif not turn:
-                ms.deadline_at = None
-        deadlines = [ms.deadline_at for ms in m.seats if ms.deadline_at is not None]
-        m.deadline_at = min(deadlines) if deadlines else None
-        self.next_deadline = m.deadline_at

@@ -9,10 +9,9 @@ import random
 import pytest
 from sqlalchemy import select
 
-from app.games.core import get_rules, submit
-from app.matches.models import MatchEvent
-from app.matches.service import ACTION_KINDS, SERVICE_OPTIONS
-from tests.conftest import run
+from app.games.core import get_rules
+from app.matches.models import Match, MatchEvent
+from app.matches.write import replay_rows
 from tests.games.test_stratego_junior import _dicts, _unrevealed
 from tests.service.test_gateway import _user
 
@@ -28,22 +27,16 @@ def _drain(ws, frames, want_version=None):
             return frame
 
 
-def _states_by_version(client, match_id, options):
-    """The engine state after every stored version, rebuilt from ``match_events``."""
+def _states_by_version(client, match_id):
+    """The stored events and the engine state after every version, rebuilt from them."""
 
-    async def rows():
+    async def load():
         async with client.app.state.sessionmaker() as s:
             stmt = select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.version)
-            return (await s.execute(stmt)).scalars().all()
+            return await s.get(Match, match_id), (await s.execute(stmt)).scalars().all()
 
-    stored = client.portal.call(rows)
-    state = RULES.initial_state(2, {k: v for k, v in options.items() if k not in SERVICE_OPTIONS})
-    pending, states = {}, {0: state}
-    for row in stored:
-        if row.kind in ACTION_KINDS:
-            step = submit(RULES, state, pending, row.seat, RULES.decode_action(row.payload["action"]))
-            state, pending = step.state, step.pending
-        states[row.version] = state
+    m, stored = client.portal.call(load)
+    states = {row.version: state for row, (state, _) in zip(stored, replay_rows(m, stored))}
     return stored, states
 
 
@@ -87,7 +80,7 @@ def test_no_frame_carries_an_identity_its_recipient_was_not_shown(client, option
         else:
             pytest.fail("the match did not end")
     assert snap["result"]["reason"] in ("flag_captured", "no_legal_action")
-    stored, states = _states_by_version(client, match_id, options)
+    stored, states = _states_by_version(client, match_id)
     visible_to = {row.version: row.payload["visible_to"] for row in stored}
     checked = 0
     for viewer, received in frames.items():

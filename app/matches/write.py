@@ -1,0 +1,206 @@
+"""One write to one locked match (the state, pending choices, event rows, deadlines), and the
+replay of stored events. The match service's single writer (:meth:`MatchService._write`) makes a
+:class:`WriteContext`, lets a request change it, and stores it."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.games.core import CHANCE, Event, GameError, Outcome, chance_rng, get_rules, make_bot, submit
+from app.matches.errors import MatchError
+from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent
+from app.settings import Settings
+
+#: options handled by the service itself; every other key goes to the game's ``normalize_options``
+SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True}
+#: input kinds that carry an engine action (replayed by :func:`replay_rows`)
+ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
+
+
+def game_options(m: Match) -> dict[str, Any]:
+    """The match's options for the game itself (the service's own removed)."""
+    return {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
+
+
+def replay_rows(m: Match, rows: Sequence[MatchEvent]) -> Iterator[tuple[Any, dict[int, Any]]]:
+    """Re-apply stored events from the initial state (no RNG needed).
+
+    :returns: after each row, ``(state, pending)`` as game values.
+    :raises IllegalAction: the stored log does not fit the rules.
+    """
+    rules = get_rules(m.game)
+    state = rules.initial_state(m.num_players, game_options(m))
+    pending: dict[int, Any] = {}
+    for row in rows:
+        if row.kind in ACTION_KINDS:
+            step = submit(rules, state, pending, row.seat, rules.decode_action(row.payload["action"]))
+            state, pending = step.state, step.pending
+        yield state, pending
+
+
+class WriteContext:
+    """What one write does to one locked match: the decoded state, pending choices, new event rows
+    and the bookkeeping of deadlines. Made and stored only by
+    :meth:`app.matches.service.MatchService._write`, the single writer.
+
+    :param m: the locked match row.
+    :param now: the service clock's time for this write.
+    :param settings: bot delay and abandonment time.
+    """
+
+    def __init__(self, m: Match, now: datetime, settings: Settings) -> None:
+        self.m, self.settings = m, settings
+        self.rules = get_rules(m.game)
+        self.now = now
+        self.state = self.rules.decode_state(m.state) if m.state is not None else None
+        self.pending: dict[int, Any] = {int(k): self.rules.decode_action(v) for k, v in (m.pending or {}).items()}
+        self.rows: list[MatchEvent] = []
+        self.state_changed = False
+        self.next_deadline: datetime | None = None
+        #: an end the service decides (resignation, abandonment), not the rules
+        self.forced_outcome: Outcome | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.rows) or self.state_changed
+
+    def abort(self, reason: str) -> None:
+        """End a match that never started: status ``aborted`` with ``reason`` (no results)."""
+        m = self.m
+        m.status = ABORTED
+        m.finished_at = self.now
+        m.result = {"reason": reason, "results": [], "scores": [], "ranks": []}
+        self.record(None, "end", None, None, [], extra={"result": m.result})
+
+    def abandoned(self) -> bool:
+        """Every human seat has been away for ``abandon_after_seconds`` (and there is one)."""
+        humans = [ms for ms in self.m.seats if not ms.bot_level]
+        limit = timedelta(seconds=self.settings.abandon_after_seconds)
+        return bool(humans) and all(
+            ms.away and ms.away_since is not None and self.now - ms.away_since >= limit for ms in humans
+        )
+
+    def decode(self, action: Any) -> Any:
+        try:
+            return self.rules.decode_action(action)
+        except GameError as exc:
+            raise MatchError("bad_message", str(exc)) from None
+
+    def record(
+        self, seat: int | None, kind: str, action: Any, visible_to: frozenset[int] | None,
+        events: Sequence[Event], extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.m.version += 1
+        payload = {
+            "action": None if action is None else self.rules.encode_action(action),
+            "visible_to": None if visible_to is None else sorted(visible_to),
+            "events": [e.to_json() for e in events],
+            **(extra or {}),
+        }
+        self.rows.append(
+            MatchEvent(match_id=self.m.id, version=self.m.version, seat=seat, kind=kind, payload=payload,
+                       created_at=self.now)
+        )
+
+    def apply(self, seat: int, action: Any, kind: str) -> int:
+        """Submit ``seat``'s action through the driver and record it; then let chance act.
+
+        :returns: the version of the recorded action.
+        :raises MatchError: mapped from the engine's error (its ``code``).
+        """
+        rules = self.rules
+        try:
+            visible_to = rules.action_visible_to(self.state, seat, action)
+            step = submit(rules, self.state, self.pending, seat, action)
+        except GameError as exc:
+            raise MatchError(exc.code, str(exc)) from None
+        self.record(seat, kind, action, visible_to, step.events)
+        version = self.m.version
+        self.state, self.pending = step.state, step.pending
+        self.state_changed |= step.applied
+        if step.applied:
+            self.m.state_version = version
+        self.run_chance()
+        return version
+
+    def run_chance(self) -> None:
+        """Draw and apply chance outcomes until a seat must act or the game is over."""
+        rules = self.rules
+        while rules.outcome(self.state) is None and rules.to_act(self.state) == frozenset({CHANCE}):
+            rng = chance_rng(self.m.seed, self.m.version + 1)
+            action = rules.sample_chance(self.state, rng)
+            visible_to = rules.action_visible_to(self.state, CHANCE, action)
+            step = submit(rules, self.state, {}, CHANCE, action)
+            self.record(CHANCE, "chance", action, visible_to, step.events)
+            self.state = step.state
+            self.state_changed = True
+            self.m.state_version = self.m.version
+
+    def computer_action(self, seat: int, kind: str) -> Any:
+        """The computer's action for ``seat``, from that seat's observation only."""
+        rng = random.Random(hashlib.sha256(f"{self.m.seed}:bot:{self.m.version}:{seat}".encode()).digest())
+        level = self.m.seats[seat].bot_level
+        if kind == "bot" and level:
+            bot = make_bot(self.m.game, level)
+            observation = self.rules.bot_observation(self.state, seat)
+            return bot.choose(observation, self.rules.legal_actions(self.state, seat), rng)
+        return self.rules.timeout_action(self.state, seat, rng)
+
+    def due_seat(self) -> tuple[int, str] | None:
+        """The first seat that must act and whose deadline has passed, with the event kind."""
+        if self.state is None:
+            return None
+        to_act = self.rules.to_act(self.state)
+        for ms in self.m.seats:
+            if ms.seat in to_act and ms.seat not in self.pending and ms.deadline_at is not None:
+                if ms.deadline_at <= self.now:
+                    return ms.seat, ("bot" if ms.bot_level else "timeout")
+        return None
+
+    def finish(self) -> None:
+        """Store the snapshot, the result when over, and every seat's deadline."""
+        m, rules = self.m, self.rules
+        if self.state is not None:
+            if self.state_changed:
+                self.run_chance()
+            m.state = rules.encode_state(self.state)
+            m.pending = {str(k): rules.encode_action(v) for k, v in self.pending.items()}
+            outcome: Outcome | None = self.forced_outcome or rules.outcome(self.state)
+            if outcome is not None and m.status == ACTIVE:
+                self._finish_match(outcome)
+        self._set_deadlines()
+
+    def _finish_match(self, outcome: Outcome) -> None:
+        m = self.m
+        m.status = FINISHED
+        m.finished_at = self.now
+        m.result = outcome.to_json()
+        for ms in m.seats:
+            ms.result = outcome.results[ms.seat]
+            ms.score = outcome.scores[ms.seat] if outcome.scores else None
+            ms.deadline_at = None
+        self.record(None, "end", None, None, [], extra={"result": m.result, "seed": m.seed})
+
+    def _set_deadlines(self) -> None:
+        m = self.m
+        turn = timedelta(seconds=m.options.get("turn_seconds", 0))
+        delay = timedelta(seconds=self.settings.bot_delay_seconds)
+        to_act = self.rules.to_act(self.state) if (self.state is not None and m.status == ACTIVE) else frozenset()
+        for ms in m.seats:
+            if ms.seat not in to_act or ms.seat in self.pending:
+                ms.deadline_at = None
+            elif ms.bot_level:
+                ms.deadline_at = self.now + delay
+            elif ms.away:
+                ms.deadline_at = self.now + delay
+            elif turn and (self.state_changed or ms.deadline_at is None):
+                ms.deadline_at = self.now + turn
+            elif not turn:
+                ms.deadline_at = None
+        deadlines = [ms.deadline_at for ms in m.seats if ms.deadline_at is not None]
+        m.deadline_at = min(deadlines) if deadlines else None
+        self.next_deadline = m.deadline_at
