@@ -201,3 +201,149 @@ def test_static_files_are_served(client):
         r = client.get(path)
         assert r.status_code == 200, path
     assert "javascript" in client.get("/static/js/match_client.js").headers["content-type"]
+
+
+# ------------------------------------------------------------------ Scratch Wars pages
+
+
+def _scratch_wars_catalog(client) -> dict:
+    return client.get("/api/games/scratch_wars").json()["catalog"]
+
+
+def test_scratch_wars_gallery_renders_every_card(client):
+    from markupsafe import escape  # as Jinja escapes: "Oracle&#39;s Spindle"
+
+    from app.web.scratch_wars import rarity_text
+
+    r = client.get("/games/scratch_wars/cards")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    catalog = _scratch_wars_catalog(client)
+    assert len(catalog["heroes"]) == 12 and len(catalog["weapons"]) == 28
+    for card in catalog["heroes"] + catalog["weapons"]:
+        assert escape(card["name"]) in r.text, card["name"]
+        assert f'data-code="{card["code"]}"' in r.text
+        assert escape(rarity_text(card)) in r.text  # the rulebook's rarity check, e.g. "20 vs 19.5: above average"
+    assert "16 vs 14.5: above average" in r.text  # Tin Shortsword's wheel sums to 16, its kind's average 14.5
+    assert "/static/css/scratch_wars.css" in r.text and "/static/js/scratch_wars_gallery.js" in r.text
+    assert page_json(r.text, "sw-data")["catalog"]["wheel_segments"] == 9
+    assert 'href="/decks/scratch_wars"' in r.text and 'href="/games/scratch_wars"' in r.text
+
+
+def test_scratch_wars_rules_page_lists_the_cards_and_links_the_gallery(client):
+    r = client.get("/games/scratch_wars")
+    assert r.status_code == 200
+    assert "Scratch Wars: rules" in r.text
+    assert 'href="/games/scratch_wars/cards"' in r.text and "See all 12 heroes and 28 weapons" in r.text
+    for hero in _scratch_wars_catalog(client)["heroes"]:
+        assert f'/games/scratch_wars/cards#card-{hero["code"]}' in r.text
+    assert "/static/css/scratch_wars.css" in r.text
+    home = client.get("/")
+    assert 'href="/games/scratch_wars/cards"' in home.text
+
+
+def test_scratch_wars_loadout_page_requires_login(client):
+    r = client.get("/decks/scratch_wars", follow_redirects=False)
+    assert r.status_code == 303
+    assert r.headers["location"] == "/login?next=/decks/scratch_wars"
+    register(client, "loadouter")
+    r = client.get("/decks/scratch_wars")
+    assert r.status_code == 200
+    assert 'id="sw-loadouts-app"' in r.text and "/static/js/scratch_wars_loadouts.js" in r.text
+    assert "/static/css/scratch_wars.css" in r.text
+
+
+def test_scratch_wars_match_page_loads_its_module(client):
+    register(client, "swhost")
+    match = client.post("/api/matches", json={"game": "scratch_wars", "options": {"level": 2}}).json()
+    r = client.get(f"/matches/{match['id']}")
+    assert r.status_code == 200
+    assert 'data-module="/static/js/games/scratch_wars.js"' in r.text
+    assert "/static/css/scratch_wars.css" in r.text
+    for path in (
+        "/static/js/games/scratch_wars.js", "/static/js/scratch_wars_cards.js", "/static/js/scratch_wars_builder.js",
+        "/static/js/scratch_wars_gallery.js", "/static/js/scratch_wars_loadouts.js", "/static/css/scratch_wars.css",
+    ):
+        assert client.get(path).status_code == 200, path
+
+
+# ---------------------------------------------------------------------------------- Stratego Junior
+
+
+def test_stratego_junior_match_and_replay_pages_load_its_module_and_stylesheet(client):
+    register(client, "strategist")
+    match = client.post("/api/matches", json={"game": "stratego_junior", "options": {"variant": "quest"}}).json()
+    r = client.get(f"/matches/{match['id']}")
+    assert r.status_code == 200
+    assert 'data-module="/static/js/games/stratego_junior.js"' in r.text
+    assert '<link rel="stylesheet" href="/static/css/stratego.css">' in r.text
+    assert page_json(r.text, "match-data")["match"]["options"]["variant"] == "quest"
+    r = client.get(f"/matches/{match['id']}/replay")
+    assert r.status_code == 200 and "/static/css/stratego.css" in r.text
+    # other games' pages do not get it
+    other = client.post("/api/matches", json={"game": "battle_runes"}).json()
+    assert "/static/css/stratego.css" not in client.get(f"/matches/{other['id']}").text
+
+
+def test_stratego_junior_rules_page_shows_the_castles(client):
+    r = client.get("/games/stratego_junior")
+    assert r.status_code == 200
+    assert "Stratego Junior: rules" in r.text
+    assert "/static/css/stratego.css" in r.text and "/static/js/games/stratego_junior.js" in r.text
+    assert 'id="sj-rules-quest"' in r.text and 'id="sj-rules-victory"' in r.text
+    assert "Memory aid" in r.text and "Back and forth" in r.text
+    pieces = client.get("/api/games/stratego_junior").json()["catalog"]["pieces"]
+    assert len(pieces) == 10
+    for p in pieces:
+        assert f'data-piece="{p["id"]}"' in r.text and f'data-sj-icon="{p["id"]}"' in r.text
+        assert f'{p["count"]} per side' in r.text
+        if p["strength"] is not None:
+            assert f'strength {p["strength"]}' in r.text
+    names = ("King", "Princess", "Knight", "Unicorn", "Dwarf", "Wizard", "Dragon", "Flag", "Black Knight", "Jester")
+    for name in names:
+        assert f"<h3>{name}" in r.text
+    assert "Computer levels: random, expert." in r.text
+    assert 'href="/decks/stratego_junior"' in r.text  # "My setups"
+
+
+def test_setups_pages_need_a_login(client):
+    for path in ("/decks", "/decks/stratego_junior"):
+        r = client.get(path, follow_redirects=False)
+        assert r.status_code == 303, path
+        assert r.headers["location"] == f"/login?next={path}"
+    assert 'id="nav-decks"' not in client.get("/").text
+
+
+def test_setups_pages(client):
+    register(client, "builder")
+    assert 'href="/decks" id="nav-decks"' in client.get("/").text  # in the header once logged in
+    r = client.get("/decks")
+    assert r.status_code == 200 and 'href="/decks/stratego_junior"' in r.text
+    r = client.get("/decks/stratego_junior")
+    assert r.status_code == 200
+    assert "My Stratego Junior setups" in r.text
+    assert "/static/js/stratego_setups.js" in r.text and "/static/css/stratego.css" in r.text
+    assert 'id="sj-deck-list"' in r.text and 'id="sj-deck-editor"' in r.text and 'id="sj-new"' in r.text
+    for path in ("/decks/battle_runes", "/decks/no_such_game"):
+        r = client.get(path)
+        assert r.status_code == 404 and "Not found" in r.text, path
+
+
+def test_lobby_offers_stratego_junior_with_its_levels_and_options(client):
+    register(client, "lobbyist2")
+    data = page_json(client.get("/lobby").text, "lobby-data")
+    games = {g["id"]: g for g in data["games"]}
+    sj = games["stratego_junior"]
+    assert sj["bot_levels"] == ["random", "expert"]
+    assert sj["options"]["variant"] == "victory" and sj["options"]["memory_aid"] is False
+    assert sj["options"]["move_cap"] == 0
+    lobby_js = client.get("/static/js/lobby.js").text
+    assert "stratego_junior: {" in lobby_js and "memory_aid: {" in lobby_js  # the form offers them
+
+
+def test_stratego_static_files_are_served(client):
+    for path in ("/static/css/stratego.css", "/static/js/games/stratego_junior.js", "/static/js/stratego_setups.js"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+    js = client.get("/static/js/games/stratego_junior.js").text
+    for name in ("export function render", "export function describeEvent", "export async function setup"):
+        assert name in js

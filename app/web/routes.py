@@ -9,6 +9,8 @@ ES module (``static/js/games/<game>.js``).
 ``/matches/{id}``              the match page (players and spectators)
 ``/matches/{id}/replay``       steps through a finished match (says so for an aborted one)
 ``/games/{game}``              a game's rules summary and card catalog
+``/decks``                     your saved setups, per game with an editor (login needed)
+``/decks/{game}``              list, create, rename and delete them (Stratego Junior setups)
 =============================  ===========================================================
 """
 
@@ -63,7 +65,13 @@ templates.env.filters["rune_label"] = rune_label
 templates.env.filters["duration"] = duration
 
 #: games that have their own ES module under static/js/games/; others use the generic one
-GAME_MODULES = {"battle_runes"}
+GAME_MODULES = {"battle_runes", "stratego_junior", "scratch_wars"}
+#: extra stylesheets of a game's pages (match, replay, rules, decks)
+GAME_CSS = {"stratego_junior": ("/static/css/stratego.css",), "scratch_wars": ("/static/css/scratch_wars.css",)}
+#: games whose saved decks have an editor page at /decks/{game}: the page's title and what one
+#: deck is called there
+DECK_EDITORS = {"stratego_junior": {"title": "Stratego Junior setups", "item": "setup"},
+                "scratch_wars": {"title": "Scratch Wars loadouts", "item": "loadout"}}
 #: turn times the lobby offers, in seconds (0 = untimed, only against a person)
 TURN_CHOICES = (30, 60, 120, 0)
 
@@ -166,7 +174,7 @@ async def _match_view_page(
     return _page(
         request, template, user, title=title.format(game=_game_title(game), id=match_id), match=info,
         game_title=_game_title(game), module=f"/static/js/games/{module}.js",
-        expiry_seconds=getattr(settings, "waiting_expiry_seconds", None),
+        expiry_seconds=getattr(settings, "waiting_expiry_seconds", None), game_css=GAME_CSS.get(game, ()),
     )
 
 
@@ -188,10 +196,42 @@ async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResp
     if rules is None:
         return _not_found(request, user, f"There is no game {game!r}.")
     catalog = rules.catalog() if hasattr(rules, "catalog") else []
-    if isinstance(catalog, dict):  # {"runes": [...]} (Battle Runes) or {"cards": [...]}
+    if isinstance(catalog, dict) and game != "scratch_wars":  # {"runes": [...]} (Battle Runes) or {"cards": [...]};
+        # Scratch Wars keeps its {"heroes", "weapons", ...}
         catalog = next(iter(catalog.values()), []) if len(catalog) == 1 else catalog.get("runes", [])
     template = f"games/{game}.html" if game in GAME_MODULES else "games/generic.html"
     return _page(
         request, template, user, title=f"{_game_title(game)} rules", game={"id": game, "title": _game_title(game)},
         catalog=catalog, bot_levels=bot_levels(game), defaults=dict(getattr(rules, "default_options", {}) or {}),
+        game_css=GAME_CSS.get(game, ()), deck_editor=DECK_EDITORS.get(game),
     )
+
+
+def _deck_games() -> list[dict[str, Any]]:
+    return [{"id": game, "game_title": _game_title(game), **spec} for game, spec in DECK_EDITORS.items()
+            if game in all_games()]
+
+
+@router.get("/decks", response_class=HTMLResponse)
+async def decks_page(request: Request, user: OptionalUser) -> Response:
+    """Your saved decks and setups, per game that has an editor."""
+    if user is None:
+        return _login_redirect(request)
+    return _page(request, "decks.html", user, title="My setups", deck_games=_deck_games())
+
+
+@router.get("/decks/{game}", response_class=HTMLResponse)
+async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Response:
+    """List, create, rename and delete your saved decks of one game (its placement editor)."""
+    if game not in DECK_EDITORS or game not in all_games():
+        return _not_found(request, user, f"There is no deck editor for {game!r}.")
+    if user is None:
+        return _login_redirect(request)
+    spec = DECK_EDITORS[game]
+    return _page(request, f"decks/{game}.html", user, title=spec["title"],
+                 game={"id": game, "title": _game_title(game)}, game_css=GAME_CSS.get(game, ()), spec=spec)
+
+
+from app.web.scratch_wars import router as _scratch_wars_router  # noqa: E402  (its pages use _page)
+
+router.include_router(_scratch_wars_router)

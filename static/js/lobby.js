@@ -16,11 +16,33 @@ const optionsBox = document.getElementById("game-options");
 const createError = document.getElementById("create-error");
 const lobbyError = document.getElementById("lobby-error");
 
-/** Game options the lobby offers, per game: key -> {label, type, hint?}. Shown only if the game has them. */
+/** Game options the lobby offers, per game: key -> {label, type ("number" | "select" |
+ * "checkbox"), min?, choices? ([value, text]), hint?}. Shown only if the game has them. */
 const OFFERED_OPTIONS = {
   battle_runes: {
     win_score: { label: "Winning score", type: "number", min: 1 },
     start_score: { label: "Starting score", type: "number", min: 1 },
+  },
+  stratego_junior: {
+    variant: {
+      label: "Quest or Victory", type: "select",
+      choices: [["victory", "Victory: move and attack"], ["quest", "Quest: dice, castles never move"]],
+    },
+    memory_aid: { label: "Memory aid: castles you have seen stay shown", type: "checkbox" },
+    move_cap: { label: "Turn limit (0 = none; a draw when reached)", type: "number", min: 0 },
+  },
+  scratch_wars: {
+    level: {
+      label: "Rules level", type: "select",
+      choices: [[1, "Level 1: every segment attacks the hero"], [2, "Level 2: times of day and hero bonuses"],
+        [3, "Level 3: the full duel, with energy"]],
+    },
+    effects: {
+      label: "Effects at level 2", type: "select", showIf: { level: 2 },
+      choices: [["distinguished", "Distinguished (2b): each icon does its own thing"],
+        ["every_effect_attacks", "Every effect attacks the hero (2a)"]],
+    },
+    random_loadouts: { label: "Random heroes and weapons for both (no loadout choice)", type: "checkbox" },
   },
 };
 
@@ -70,16 +92,48 @@ function renderGameOptions() {
   if (!details) return;
   for (const [key, spec] of Object.entries(offered)) {
     if (!(key in (details.options || {}))) continue;
-    const input = el("input", {
-      type: spec.type, name: `opt_${key}`, id: `opt-${key}`, value: details.options[key], min: spec.min,
-      dataset: { option: key, default: details.options[key] },
-    });
-    optionsBox.append(el("label", {}, spec.label, input));
+    const value = details.options[key];
+    const dataset = { option: key, default: JSON.stringify(value) };
+    if (spec.type === "select") {
+      const select = el("select", { name: `opt_${key}`, id: `opt-${key}`, dataset },
+        ...spec.choices.map(([v, text]) => el("option", { value: v, text, selected: v === value })));
+      optionsBox.append(el("label", {}, spec.label, select));
+    } else if (spec.type === "checkbox") {
+      const box = el("input", { type: "checkbox", name: `opt_${key}`, id: `opt-${key}`, checked: !!value, dataset });
+      optionsBox.append(el("label", { class: "inline" }, box, spec.label));
+    } else {
+      const input = el("input", { type: spec.type, name: `opt_${key}`, id: `opt-${key}`, value, min: spec.min, dataset });
+      optionsBox.append(el("label", {}, spec.label, input));
+    }
   }
+  updateOptionVisibility();
+}
+
+/** Show an option only while the options in its spec's `showIf` ({key: value}) have those values. */
+function updateOptionVisibility() {
+  for (const [key, spec] of Object.entries(OFFERED_OPTIONS[gameSelect.value] || {})) {
+    const input = document.getElementById(`opt-${key}`);
+    if (!spec.showIf || !input) continue;
+    const show = Object.entries(spec.showIf).every(([other, wanted]) => {
+      const control = document.getElementById(`opt-${other}`);
+      return !!control && optionValue(control) === wanted;
+    });
+    input.closest("label").hidden = !show;
+    input.disabled = !show;
+  }
+}
+
+/** The value an option control holds (typed as the game's default). */
+function optionValue(input) {
+  if (input.type === "checkbox") return input.checked;
+  if (input.type === "number") return input.value === "" ? null : Number(input.value);
+  if (input.tagName === "SELECT" && typeof JSON.parse(input.dataset.default || "null") === "number") return Number(input.value);
+  return input.value;
 }
 
 form.addEventListener("change", (event) => {
   if (event.target !== gameSelect) updateForm();
+  updateOptionVisibility();
 });
 gameSelect.addEventListener("change", async () => {
   await loadGame(gameSelect.value);
@@ -91,9 +145,10 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError(createError, "");
   const body = { game: gameSelect.value, options: { turn_seconds: Number(turnSelect.value) } };
-  for (const input of optionsBox.querySelectorAll("input[data-option]")) {
-    if (input.value === "" || input.value === input.dataset.default) continue;
-    body.options[input.dataset.option] = input.type === "number" ? Number(input.value) : input.value;
+  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    const value = optionValue(input);
+    if (input.disabled || value === null || JSON.stringify(value) === input.dataset.default) continue;
+    body.options[input.dataset.option] = value;
   }
   if (opponent() === "computer") body.computer = [{ seat: 1, level: levelSelect.value || null }];
   const button = document.getElementById("create-submit");
@@ -126,6 +181,9 @@ const OPTION_TEXT = {
   move_cap: (v) => (v ? `at most ${v} moves` : "no move limit"),
   spectators: (v) => (v ? "spectators allowed" : "no spectators"),
   level: (v) => `level ${v}`,
+  variant: (v) => ({ quest: "Quest (dice)", victory: "Victory (moves)" }[v] || `variant: ${v}`),
+  memory_aid: (v) => (v ? "memory aid" : "no memory aid"),
+  effects: (v) => (v === "every_effect_attacks" ? "every effect attacks (2a)" : "effects distinguished (2b)"),
   r2p5_bonus_kind: (v) => `R2+5 bonus: ${v}`,
   zero_blocks_swap_all: (v) => (v ? "Zero blocks Total Swap" : "Zero does not block Total Swap"),
 };
@@ -138,6 +196,9 @@ function optionText(key, value) {
   return `${name}: ${String(value).replace(/_/g, " ")}`;
 }
 
+/** Options shown with every match of a game even when they have the default value. */
+const ALWAYS_SHOWN = new Set(["variant"]);
+
 /** The options of `match` that differ from its game's defaults, as short texts (turn time apart). */
 function optionDifferences(match) {
   const defaults = (games[match.game] && games[match.game].options) || {};
@@ -145,7 +206,7 @@ function optionDifferences(match) {
   const rank = (key) => (first.includes(key) ? first.indexOf(key) : first.length);
   return Object.entries(match.options || {})
     .filter(([key, value]) => key !== "turn_seconds" && key in defaults
-      && JSON.stringify(defaults[key]) !== JSON.stringify(value))
+      && (ALWAYS_SHOWN.has(key) || JSON.stringify(defaults[key]) !== JSON.stringify(value)))
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([key, value]) => optionText(key, value));
 }

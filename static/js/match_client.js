@@ -558,11 +558,9 @@ export class MatchClient {
       case "start":
         lines.push("The match has started.");
         break;
-      case "commit":
-        lines.push(`${who} has chosen${entry.hidden ? " (hidden until both have chosen)" : ""}.`);
-        break;
       case "action":
-        lines.push(`${who} played.`);
+        // a simultaneous choice reaches the other seats as a hidden action until it is revealed
+        lines.push(entry.hidden ? `${who} has chosen (hidden until it is revealed).` : `${who} played.`);
         break;
       case "timeout":
         lines.push(`${who}'s time ran out: the computer played for them.`);

@@ -1,0 +1,866 @@
+// Scratch Wars duel: draws a snapshot (both heroes with lives, energy, time of day and their
+// weapons, the last spin turning to its segment, the attack being resolved, the result) and
+// offers exactly the choices in `legal` as buttons. See rules/scratch_wars.md and the engine's
+// docstrings (app/games/scratch_wars/engine.py) for the view, the actions and the events.
+//
+// Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
+// describeEvent(event, entry, client), describeInput(entry, client).
+
+import { api, el } from "/static/js/api.js";
+import { abortedNotice, cancelButton, formatDuration } from "/static/js/match_client.js";
+import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
+import {
+  bonusChip, effectName, EFFECTS, ensureStyles, icon, landingAngle, legend, loadCatalog, signed,
+  timeColumn, TIME_NAMES, TIMES, typeName, wheelSvg,
+} from "/static/js/scratch_wars_cards.js";
+
+const SPIN_MS = 1600;
+const MAX_ENERGY = 12;
+const ACTIONS = 4;
+const REASONS = { defeated: "a hero fell", day3_penalty: "the day-3 penalty" };
+const END_REASONS = {
+  voluntary: (who, lost) => `${who} ends the turn${lost ? ` (${lost} action${lost === 1 ? "" : "s"} unused)` : ""}.`,
+  actions: (who) => `${who} has no actions left.`,
+  field: (who) => `The field ends ${who}'s turn.`,
+  energy: (who) => `${who} is out of energy: the turn ends.`,
+};
+
+let cat = null;
+let decks = null; // the player's saved loadouts, or null while unknown
+let decksError = "";
+const uiState = new WeakMap(); // root -> {tab, builder, spins: {key -> startedAt}, firstRender}
+
+// ------------------------------------------------------------------ data
+
+/** Load the card set (and the player's saved loadouts) before the first render. */
+export async function setup(client) {
+  ensureStyles();
+  try {
+    cat = await loadCatalog();
+  } catch (err) {
+    cat = { heroes: [], weapons: [], hero: {}, weapon: {} };
+  }
+  if (client && client.user && isSeat(client.seat)) await loadDecks(null);
+}
+
+let decksLoading = false;
+
+async function loadDecks(client) {
+  decksLoading = true;
+  try {
+    decks = (await api("GET", "/api/decks?game=scratch_wars")).decks;
+    decksError = "";
+  } catch (err) {
+    decks = [];
+    decksError = err.message;
+  }
+  decksLoading = false;
+  if (client && client.render) client.render();
+}
+
+/** Saved loadouts again (the player may have saved one in another tab meanwhile). */
+function reloadDecks(client) {
+  decks = null;
+  loadDecks(client);
+}
+
+function weaponOf(code) {
+  return (cat && cat.weapon[code]) || { code, name: code, type: "sword", wheel: [], energy_cost: 1, durability: 1 };
+}
+
+function heroOf(code) {
+  return (cat && cat.hero[code]) || null;
+}
+
+function nameOf(client, seat) {
+  return client && client.seatName ? client.seatName(seat) : `Player ${seat + 1}`;
+}
+
+function isSeat(seat) {
+  return seat === 0 || seat === 1;
+}
+
+function effectValue(effect, value) {
+  return `${effectName(effect)} ${value}`;
+}
+
+// ------------------------------------------------------------------ spins
+
+/** The latest spin_result / start_spin event the client has, with a key (version:index). */
+function lastSpins(client) {
+  let spin = null;
+  let start = null;
+  for (const entry of (client && client.events) || []) {
+    (entry.events || []).forEach((ev, i) => {
+      if (ev.kind === "spin_result") spin = { ...ev, key: `${entry.version}:${i}` };
+      else if (ev.kind === "start_spin") start = { ...ev, key: `${entry.version}:${i}` };
+    });
+  }
+  return { spin, start };
+}
+
+function jitter(key, n) {
+  let h = 0;
+  for (const ch of key) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  const width = 360 / n;
+  return ((h % 1000) / 1000 - 0.5) * width * 0.55;
+}
+
+function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * A wheel under a pointer, turned so that `segment` is under it. The first time a key is drawn
+ * after the page has started, the wheel turns there (several full turns, slowing down); a re-render
+ * during the turn continues the same motion (Web Animations with the elapsed time).
+ */
+function spinningWheel(st, key, weapon, segment, { size = 200, label = "" } = {}) {
+  const n = (weapon.wheel || []).length || 1;
+  const final = landingAngle(segment, n) + jitter(key, n);
+  if (!(key in st.spins)) st.spins[key] = st.firstRender || reducedMotion() ? -Infinity : performance.now();
+  const elapsed = performance.now() - st.spins[key];
+  const wheel = wheelSvg(weapon, { size, highlight: segment });
+  wheel.classList.add("sw-spinning-wheel");
+  wheel.style.transform = `rotate(${final}deg)`;
+  const box = el("div", { class: "sw-spinner", dataset: { segment, key, testid: "spinner" } },
+    wheel, el("div", { class: "sw-pointer", "aria-hidden": "true" }));
+  if (elapsed < SPIN_MS && wheel.animate) {
+    const from = final - 360 * 4 - 90;
+    const anim = wheel.animate([{ transform: `rotate(${from}deg)` }, { transform: `rotate(${final}deg)` }],
+      { duration: SPIN_MS, easing: "cubic-bezier(0.12, 0.75, 0.2, 1)", fill: "both" });
+    anim.currentTime = Math.max(0, elapsed);
+    box.classList.add("sw-turning");
+  }
+  if (label) box.append(el("div", { class: "sw-spinner-label", text: label }));
+  return { box, elapsed };
+}
+
+/** The caption under a wheel, faded in as the wheel stops. */
+function reveal(node, elapsed) {
+  if (elapsed < SPIN_MS && node.animate) {
+    const anim = node.animate([{ opacity: 0 }, { opacity: 0, offset: 0.8 }, { opacity: 1 }], { duration: SPIN_MS, fill: "both" });
+    anim.currentTime = Math.max(0, elapsed);
+  }
+  return node;
+}
+
+function segmentBadge(seg) {
+  return el("span", { class: `sw-seg-badge sw-seg-badge-${seg.field}` }, icon(seg.effect), el("strong", { text: String(seg.value) }),
+    el("span", { class: "sw-seg-badge-field", text: seg.field }));
+}
+
+// ------------------------------------------------------------------ the heroes
+
+function livesBar(h) {
+  const pct = Math.max(0, Math.min(100, (h.lives / h.max_lives) * 100));
+  const low = h.lives <= Math.max(5, h.max_lives * 0.25);
+  return el("div", { class: `sw-lives${low ? " sw-low" : ""}`, title: `${h.lives} of ${h.max_lives} lives` },
+    el("span", { class: "sw-lives-icon" }, icon("heart", { title: "" })),
+    el("span", { class: "sw-lives-num", dataset: { testid: `lives-${h.seat}` }, text: String(h.lives) }),
+    el("span", { class: "sw-lives-max", text: `/ ${h.max_lives}` }),
+    el("span", { class: "sw-bar" }, el("span", { class: "sw-bar-fill", style: `width: ${pct}%` })));
+}
+
+function energyMeter(h) {
+  const pips = [];
+  for (let i = 0; i < MAX_ENERGY; i += 1) pips.push(el("span", { class: `sw-pip${i < h.energy ? " on" : ""}` }));
+  return el("div", { class: "sw-energy", title: `${h.energy} energy (at most ${MAX_ENERGY})` },
+    icon("energy", { title: "" }),
+    el("span", { class: "sw-energy-num", dataset: { testid: `energy-${h.seat}` }, text: String(h.energy) }),
+    el("span", { class: "sw-pips", "aria-hidden": "true" }, ...pips));
+}
+
+const STATE_TEXT = { ready: "Ready", broken: "Broken", repairing: "Under repair", holding: "Holds" };
+
+function weaponTile(w, h, view, marks) {
+  const card = weaponOf(w.code);
+  const cls = ["sw-card", "sw-weapon", "sw-compact", "sw-tile", `sw-cost-${w.cost}`, `sw-state-${w.state}`];
+  if (marks.spinning === w.slot) cls.push("sw-is-spinning");
+  if (marks.target === w.slot) cls.push("sw-is-target");
+  if (marks.shield && marks.shield.includes(w.slot)) cls.push("sw-is-shield");
+  if (marks.combo && marks.combo.includes(w.slot)) cls.push("sw-is-combo");
+  const extra = w.spin_cost > w.cost;
+  const state = w.state === "holding" && w.effect
+    ? el("div", { class: `sw-tile-state sw-held sw-held-${w.effect.effect}`, title: `Holds a deferred ${effectName(w.effect.effect)} of ${w.effect.value}` },
+      icon("flag", { title: "" }), icon(w.effect.effect, { title: "" }), el("span", { text: `${effectName(w.effect.effect)} ${w.effect.value}` }))
+    : el("div", { class: "sw-tile-state", title: w.state === "repairing" ? "Usable again at the start of its owner's next turn" : STATE_TEXT[w.state] },
+      w.state === "broken" ? icon("broken", { title: "" }) : w.state === "repairing" ? icon("repair", { title: "" }) : null,
+      STATE_TEXT[w.state] || w.state);
+  return el("div", { class: cls.join(" "), dataset: { slot: w.slot, code: w.code, state: w.state, testid: `weapon-${h.seat}-${w.slot}` } },
+    el("div", { class: "sw-card-head" },
+      el("div", { class: "sw-card-title" }, el("span", { class: "sw-card-name", text: w.name }))),
+    el("div", { class: "sw-card-meta" },
+      el("span", { class: "sw-type", title: typeName(w.type) }, icon(w.type, { title: "" })),
+      el("span", { class: "sw-dur-badge", title: `Durability ${w.durability}: an attack of ${w.durability} or more breaks it` },
+        icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(w.durability) })),
+      view.level === 3 ? el("span", {
+        class: `sw-cost-badge${extra ? " sw-cost-extra" : ""}`,
+        title: `Spin or repair: ${w.spin_cost} energy${extra ? ` (${w.cost} +1: not ${heroName(h)}'s type)` : ""}`,
+      }, icon("energy", { title: "" }), el("span", { text: String(w.spin_cost) })) : null),
+    el("div", { class: "sw-wheel-box" }, wheelSvg(card, { size: 84 })),
+    state);
+}
+
+function heroName(h) {
+  return h ? h.name : "";
+}
+
+function heroPanel(view, h, { me, active, name, marks, client }) {
+  const card = heroOf(h.hero);
+  const level = view.level;
+  const turn = view.active === h.seat && !view.over && view.round > 0;
+  const head = el("div", { class: "sw-side-head" },
+    el("div", { class: "sw-side-names" },
+      el("span", { class: "sw-side-player" }, name, me ? el("span", { class: "badge badge-you", text: "you" }) : null,
+        turn ? el("span", { class: "badge sw-badge-turn", text: "turn" }) : null,
+        view.starter === h.seat ? el("span", { class: "badge", title: "Plays first in every round", text: "starts" }) : null),
+      el("span", { class: "sw-side-hero" }, el("strong", { text: h.name }), card ? el("span", { class: "muted", text: ` · ${card.kind}` }) : null,
+        el("span", { class: "sw-hero-types" }, ...h.weapon_types.map((t) => el("span", { class: "sw-type", title: `Uses ${typeName(t)}s` }, icon(t, { title: "" })))))),
+    el("div", { class: "sw-side-stats" }, livesBar(h), level === 3 ? energyMeter(h) : null));
+  const parts = [head];
+  if (level >= 2 && card) {
+    const tod = view.time_of_day;
+    const used = new Set(((h.column && h.column.bonuses) || []).filter((b) => b.used).map((b) => b.index));
+    parts.push(el("div", { class: "sw-tods sw-tods-small" },
+      ...card.times_of_day.map((col, t) => timeColumn(col, t, { current: tod === t, used: tod === t ? used : null, energy: level === 3 }))));
+  }
+  parts.push(el("div", { class: "sw-tiles" }, ...h.weapons.map((w) => weaponTile(w, h, view, marks))));
+  return el("section", {
+    class: `sw-side${me ? " sw-side-me" : ""}${turn ? " sw-side-turn" : ""}${marks.heroTarget ? " sw-is-target" : ""}`,
+    dataset: { seat: h.seat, testid: `side-${h.seat}` },
+  }, ...parts);
+}
+
+// ------------------------------------------------------------------ the centre: round, spin, attack
+
+function roundLine(view) {
+  const parts = [];
+  if (view.round > 0) {
+    if (view.level >= 2 && view.time_of_day !== null && view.time_of_day !== undefined) {
+      const key = TIMES[view.time_of_day];
+      parts.push(el("span", { class: `sw-round-tod sw-tod-${key}` }, icon(key, { title: "" }), ` Day ${view.day} · ${TIME_NAMES[key]}`));
+      if (view.day >= 3) parts.push(el("span", { class: "sw-day3", title: "From day 3 both heroes lose 5 lives at the start of every round", text: "−5 each round" }));
+      else if (view.day === 2 && view.time_of_day === 3) parts.push(el("span", { class: "sw-day3 sw-day3-soon", text: "day 3 next: −5 each round" }));
+    }
+    parts.push(el("span", { class: "sw-round-no", text: `Round ${view.round}` }));
+    if (!view.over && ["main", "decide", "target", "shield", "spin"].includes(view.phase)) {
+      const pips = [];
+      for (let i = 0; i < ACTIONS; i += 1) pips.push(el("span", { class: `sw-action-pip${i < view.actions ? " on" : ""}` }));
+      parts.push(el("span", { class: "sw-actions", title: `${view.actions} of ${ACTIONS} actions left this turn`, dataset: { testid: "actions" } },
+        el("span", { class: "sw-actions-label", text: "actions" }), ...pips));
+    }
+  }
+  return parts.length ? el("div", { class: "sw-round", id: "sw-round" }, ...parts) : null;
+}
+
+function spinStage(view, client, st) {
+  const { spin, start } = lastSpins(client);
+  if (["start_weapon", "start_spin", "start_choice"].includes(view.phase) || (view.round === 0 && start)) {
+    if (!view.start || !view.start.segments) {
+      return el("div", { class: "sw-stage sw-stage-empty", id: "sw-stage" },
+        el("p", { class: "muted", text: "Start spin: each player spins one weapon; the higher number decides who starts (and loses 2 lives)." }));
+    }
+    const wheels = [0, 1].map((s) => {
+      const w = weaponOf(view.start.weapons[s]);
+      const seg = view.start.segments[s];
+      const { box, elapsed } = spinningWheel(st, `${start ? start.key : "start"}:${s}`, w, seg, { size: 150, label: nameOf(client, s) });
+      box.append(reveal(el("div", { class: "sw-spinner-value", text: String(view.start.values[s]) }), elapsed));
+      return { box, elapsed };
+    });
+    const winner = view.start.winner;
+    const caption = winner === null || winner === undefined ? "A tie: both spin again."
+      : `${nameOf(client, winner)} spun higher and chooses who starts.`;
+    return el("div", { class: "sw-stage sw-stage-start", id: "sw-stage" },
+      el("div", { class: "sw-stage-wheels" }, wheels[0].box, el("span", { class: "vs", text: "vs" }), wheels[1].box),
+      reveal(el("p", { class: "sw-stage-caption", text: caption }), Math.max(wheels[0].elapsed, wheels[1].elapsed)));
+  }
+  if (view.spin && (view.spin.segment === null || view.spin.segment === undefined)) { // the wheel is turning
+    const w = weaponOf(view.spin.weapon);
+    const wheel = wheelSvg(w, { size: 200 });
+    wheel.classList.add("sw-spinning-wheel", "sw-turning-loop");
+    return el("div", { class: "sw-stage", id: "sw-stage" },
+      el("div", { class: "sw-spinner" }, wheel, el("div", { class: "sw-pointer", "aria-hidden": "true" })),
+      el("p", { class: "sw-stage-who" }, `${nameOf(client, view.spin.seat)} spins `, el("strong", { text: w.name }), "…"));
+  }
+  const current = view.spin && view.spin.segment !== null && view.spin.segment !== undefined ? view.spin : null;
+  const shown = current ? { ...current, key: spin && spin.seat === current.seat && spin.slot === current.slot ? spin.key : `v${client && client.snapshot ? client.snapshot.version : 0}` } : spin;
+  if (!shown) {
+    return el("div", { class: "sw-stage sw-stage-empty", id: "sw-stage" },
+      el("p", { class: "muted", text: "No spin yet. The wheel of each spin turns here." }));
+  }
+  const w = weaponOf(shown.weapon);
+  const seg = { effect: shown.effect, value: shown.value, field: shown.field };
+  const { box, elapsed } = spinningWheel(st, shown.key, w, shown.segment, { size: 200 });
+  const who = nameOf(client, shown.seat);
+  const counts = shown.resolves_as && shown.resolves_as !== shown.effect ? ` (counts as ${effectName(shown.resolves_as)})` : "";
+  const caption = el("div", { class: "sw-stage-text" },
+    el("p", { class: "sw-stage-who" }, `${current ? "" : "Last spin: "}${who} spun `, el("strong", { text: w.name })),
+    el("p", { class: "sw-stage-result" }, segmentBadge(seg), el("span", { text: ` ${effectName(seg.effect)} ${seg.value}${counts}` })),
+    el("p", { class: "muted small", text: fieldHint(seg.field, view) }));
+  return el("div", { class: `sw-stage sw-stage-${seg.field}`, id: "sw-stage", dataset: { field: seg.field, segment: shown.segment } },
+    box, reveal(caption, elapsed));
+}
+
+function fieldHint(field, view) {
+  if (field === "green") return view.level >= 2 ? "Green: use it or not, then keep playing." : "Green: it is used; keep playing.";
+  if (field === "orange") return "Orange: use it and end the turn, or skip it and keep playing.";
+  return "Red: the turn ends after this spin.";
+}
+
+function targetText(view, target, client) {
+  if (!target) return "";
+  const owner = nameOf(client, target.seat);
+  if (target.kind === "hero") return `${owner}'s hero`;
+  const h = view.heroes[target.seat];
+  const w = h && h.weapons[target.slot];
+  if (target.kind === "weapon") return `${owner}'s ${w ? w.name : weaponOf(target.weapon).name}`;
+  return `the ${w && w.effect ? effectValue(w.effect.effect, w.effect.value) : "effect"} held on ${owner}'s ${w ? w.name : weaponOf(target.weapon).name}`;
+}
+
+function attackBox(view, client) {
+  const a = view.attack;
+  if (!a) return null;
+  const source = a.source === "combo" ? "Combo" : a.source === "permanent_attack" ? "Permanent attack" : effectName(a.effect);
+  const shields = a.shields && a.shields.length ? ` Shields spent: ${a.shields.length}, attack now ${a.value}.` : "";
+  return el("div", { class: "sw-attack", id: "sw-attack", dataset: { value: a.value } },
+    icon(a.source === "combo" ? "combo" : a.source === "permanent_attack" ? "permanent_attack" : a.effect, { title: "" }),
+    el("span", {}, el("strong", { text: `${nameOf(client, a.seat)}: ${source} ${a.declared}` }),
+      a.target ? ` on ${targetText(view, a.target, client)}.` : " — choosing the target…", shields));
+}
+
+// ------------------------------------------------------------------ choices (from `legal`)
+
+function bonusFrom(view, index) {
+  const h = view.heroes[view.active];
+  if (index === null || index === undefined || !h || !h.column) return null;
+  return h.column.bonuses.find((b) => b.index === index) || null;
+}
+
+function useLabel(view, action) {
+  const s = view.spin;
+  const w = view.heroes[view.active].weapons[s.slot];
+  const b = bonusFrom(view, action.use.bonus);
+  const value = Math.max(0, s.value + (b ? b.value : 0));
+  const kind = s.resolves_as;
+  let verb;
+  if (EFFECTS[kind] && EFFECTS[kind].deferred) verb = `Defer ${effectName(kind)} ${value} on ${w.name}`;
+  else if (kind === "energy") verb = view.level === 3 ? `Gain ${value} energy` : "Use Energy (an empty action at level 2)";
+  else if (kind === "heal") verb = `Heal ${value}`;
+  else verb = `Use ${effectName(kind)} ${value}`;
+  const sub = [];
+  if (b) sub.push(b.value < 0 ? `mandatory penalty ${signed(b.value)}` : `with the ${bonusName(b)} ${signed(b.value)}`);
+  if (s.field === "orange") sub.push("ends your turn");
+  if (s.field === "red") sub.push("your turn ends");
+  return { title: verb, sub: sub.join(" · "), chip: b ? bonusChip(b) : null, primary: true };
+}
+
+function bonusName(b) {
+  if (b.kind === "effect") return `${effectName(b.effect)} bonus`;
+  return { blessing: "Blessing", combo_bonus: "Combo bonus", combo_detonator: "Detonator" }[b.kind] || b.kind;
+}
+
+function skipLabel(view) {
+  const f = view.spin && view.spin.field;
+  if (f === "red") return { title: "Skip it", sub: "your turn ends anyway" };
+  return { title: "Skip it", sub: "and keep playing" };
+}
+
+function comboSum(view) {
+  const h = view.heroes[view.active];
+  return (view.combo_selection || []).reduce((sum, j) => sum + ((h.weapons[j].effect && h.weapons[j].effect.value) || 0), 0);
+}
+
+/** Button text for one legal action: {title, sub, primary, danger, chip}. */
+function describeChoice(view, action, client) {
+  const me = view.heroes[client && isSeat(client.seat) ? client.seat : view.active];
+  const actor = view.heroes[view.active];
+  const opp = view.heroes[1 - view.active];
+  const key = Object.keys(action)[0];
+  const energyNote = (cost) => (view.level === 3 ? `${cost} energy · ` : "");
+  switch (key) {
+    case "spin": {
+      const w = actor.weapons[action.spin];
+      return { title: `Spin ${w.name}`, sub: `${energyNote(w.spin_cost)}1 action`, primary: true, icon: w.type };
+    }
+    case "repair": {
+      const w = actor.weapons[action.repair];
+      return { title: `Repair ${w.name}`, sub: `${energyNote(w.spin_cost)}1 action · usable next turn`, icon: "repair" };
+    }
+    case "cancel": {
+      const w = actor.weapons[action.cancel];
+      return { title: `Cancel the ${effectValue(w.effect.effect, w.effect.value)} on ${w.name}`, sub: "free · the weapon is ready again", icon: w.effect.effect };
+    }
+    case "end_turn":
+      return { title: "End turn", sub: view.ending ? "" : `${view.actions} action${view.actions === 1 ? "" : "s"} unused`, icon: null };
+    case "use":
+      return useLabel(view, action);
+    case "skip":
+      return skipLabel(view);
+    case "target": {
+      const v = view.attack ? view.attack.value : 0;
+      if (action.target === "hero") return { title: `Hit ${nameOf(client, opp.seat)}'s hero`, sub: `−${v} lives (now ${opp.lives})`, primary: true, icon: "heart" };
+      const w = opp.weapons[action.slot];
+      if (action.target === "weapon") return { title: `Break ${w.name}`, sub: `durability ${w.durability} ≤ ${v}`, primary: true, icon: "broken" };
+      return { title: `Cancel the held ${effectValue(w.effect.effect, w.effect.value)} on ${w.name}`, sub: `durability ${w.durability} ≤ ${v}`, primary: true, icon: w.effect.effect };
+    }
+    case "shield": {
+      const w = me.weapons[action.shield];
+      const v = view.attack ? view.attack.value : 0;
+      return { title: `Spend shield ${w.effect.value} (${w.name})`, sub: `the attack drops to ${Math.max(0, v - w.effect.value)}`, primary: true, icon: "shield" };
+    }
+    case "take_hit": {
+      const v = view.attack ? view.attack.value : 0;
+      return { title: view.attack && view.attack.shields.length ? "No more shields" : "Take the hit", sub: `${v} on ${targetText(view, view.attack && view.attack.target, client).replace(`${nameOf(client, me.seat)}'s`, "your")}`, danger: true, icon: null };
+    }
+    case "combo": {
+      const w = actor.weapons[action.combo];
+      return { title: `Add combo ${w.effect.value} (${w.name})`, sub: "to the detonation", icon: "combo" };
+    }
+    case "detonate": {
+      const b = bonusFrom(view, action.detonate.bonus);
+      const sum = comboSum(view);
+      const total = Math.max(0, sum + (b ? b.value : 0));
+      const n = (view.combo_selection || []).length;
+      return { title: `Detonate: ${total}`, sub: `${n} combo${n === 1 ? "" : "s"}${b ? ` ${signed(b.value)} ${bonusName(b).toLowerCase()}` : ""}`, primary: true, icon: "combo", chip: b ? bonusChip(b) : null };
+    }
+    case "keep_combos":
+      return { title: "Keep the combos", sub: "for a later turn" };
+    case "start_weapon": {
+      const w = me.weapons[action.start_weapon];
+      const vals = weaponOf(w.code).wheel.map((s) => s.value);
+      const avg = vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : 0;
+      return { title: `Spin ${w.name}`, sub: `values ${Math.min(...vals)}–${Math.max(...vals)}, average ${avg.toFixed(1)}`, primary: true, icon: w.type };
+    }
+    case "starter":
+      if (action.starter === (client && client.seat)) return { title: "I start", sub: "and lose 2 lives", primary: true };
+      return { title: `${nameOf(client, action.starter)} starts`, sub: "and loses 2 lives" };
+    default:
+      return { title: JSON.stringify(action) };
+  }
+}
+
+const PROMPTS = {
+  main: (view) => `Your turn: spin a weapon${view.level === 3 ? " (energy permitting)" : ""}, repair, or end the turn.`,
+  decide: () => "Use the effect you spun, or skip it.",
+  target: (view) => `Choose the target of your attack (${view.attack ? view.attack.value : ""}).`,
+  shield: () => "You are attacked: spend deferred shields, or take the hit.",
+  combo: () => "End of your turn: detonate combos (add them one by one), or keep them.",
+  start_weapon: () => "Choose the weapon for the start spin: the higher number decides who starts.",
+  start_choice: () => "You spun higher: choose who starts. The starting player loses 2 lives at once.",
+};
+
+/** The order the choices are listed in (the engine's order within a kind). */
+const CHOICE_ORDER = ["spin", "use", "target", "shield", "detonate", "combo", "start_weapon", "starter", "repair", "cancel",
+  "skip", "take_hit", "keep_combos", "end_turn"];
+
+function choicesPanel(view, snapshot, client) {
+  const rank = (a) => { const i = CHOICE_ORDER.indexOf(Object.keys(a)[0]); return i < 0 ? CHOICE_ORDER.length : i; };
+  const legal = [...(snapshot.legal || [])].sort((x, y) => rank(x) - rank(y));
+  const pending = client && client.pending;
+  const buttons = legal.map((action) => {
+    const d = describeChoice(view, action, client);
+    const kind = Object.keys(action)[0];
+    return el("button", {
+      type: "button", class: `btn sw-choice${d.primary ? "" : " btn-ghost"}${d.danger ? " sw-choice-danger" : ""}`,
+      dataset: { kind, action: JSON.stringify(action) }, disabled: !!pending,
+      onclick: () => { if (client && !client.pending) client.act(action); },
+    }, d.icon ? icon(d.icon, { title: "" }) : null,
+    el("span", { class: "sw-choice-text" }, el("span", { class: "sw-choice-title", text: d.title }), d.sub ? el("span", { class: "sw-choice-sub", text: d.sub }) : null),
+    d.chip || null);
+  });
+  const prompt = PROMPTS[view.phase] ? PROMPTS[view.phase](view) : "Your choice:";
+  return el("div", { class: "sw-choices", id: "sw-choices", dataset: { phase: view.phase, pending: pending ? "true" : "false" } },
+    el("p", { class: "sw-prompt", text: pending ? "Sending…" : prompt }),
+    el("div", { class: "sw-choice-list" }, ...buttons));
+}
+
+function waitingLine(view, snapshot, client) {
+  const toAct = snapshot.to_act || [];
+  if (!toAct.length) return null;
+  const names = toAct.map((s) => nameOf(client, s)).join(" and ");
+  const what = {
+    main: "is taking their turn", decide: "is deciding on a spin", target: "is choosing a target",
+    shield: "may spend shields against your attack", combo: "is deciding on combos",
+    start_weapon: "is choosing a start weapon", start_choice: "is choosing who starts",
+  }[view.phase] || "is choosing";
+  return el("div", { class: "sw-choices sw-waiting", id: "sw-choices", dataset: { phase: view.phase, waiting: "true" } },
+    el("p", { class: "sw-prompt" }, el("span", { class: "sw-dots", "aria-hidden": "true" }), `${names} ${what}…`));
+}
+
+// ------------------------------------------------------------------ the loadout phase
+
+function myLoadout(client, seat) {
+  if (client && client.pending && client.pending.action && client.pending.action.loadout) return client.pending.action.loadout;
+  let chosen = null;
+  for (const entry of (client && client.events) || []) {
+    if (entry.seat === seat && entry.action && entry.action.loadout) chosen = entry.action.loadout;
+  }
+  return chosen;
+}
+
+function loadoutChoice(data) {
+  return { loadout: { hero: data.hero, weapons: [...data.weapons] } };
+}
+
+function loadoutRow(title, line, action, client, { id = null, disabled = false, testid = null } = {}) {
+  return el("li", { class: "sw-loadout-row", dataset: { testid: testid || "" } },
+    el("div", { class: "sw-loadout-text" }, el("strong", { text: title }), el("span", { class: "muted small", text: line })),
+    el("button", { type: "button", class: "btn btn-small sw-use-loadout", id, disabled: disabled || !!(client && client.pending),
+      dataset: { action: JSON.stringify(action) }, onclick: () => client && client.act(action), text: "Use" }));
+}
+
+function loadoutPhase(view, snapshot, client, st) {
+  const seat = snapshot.seat;
+  const player = isSeat(seat);
+  const chosen = new Set(snapshot.chosen || []);
+  const legal = snapshot.legal || [];
+  const opp = player ? 1 - seat : null;
+  const parts = [el("h2", { text: "Choose your hero and weapons" })];
+  const who = (s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s, testid: `loadout-state-${s}` } },
+    `${nameOf(client, s)} ${chosen.has(s) ? "has chosen ✓" : "is choosing…"}`);
+  const opts = view.options || {};
+  parts.push(el("p", { class: "muted", text: `Level ${view.level}${view.level === 2 ? ` (${opts.effects === "every_effect_attacks" ? "every effect attacks the hero" : "effects distinguished"})` : ""}. `
+    + "Both players choose at the same time; nobody sees the other's loadout until both have chosen." }));
+  if (!player) {
+    parts.push(el("p", { class: "sw-loadout-status" }, who(0), " ", who(1)));
+    return el("section", { class: "sw-loadout panel", id: "sw-loadout" }, ...parts);
+  }
+  const mine = myLoadout(client, seat);
+  if (chosen.has(seat) || (client && client.pending)) {
+    parts.push(el("div", { class: "sw-locked", id: "sw-loadout-locked" },
+      el("p", {}, el("strong", { text: "Your loadout is locked in: " }),
+        mine === "random" ? "a random hero with 5 random weapons (drawn when both have chosen)." : mine ? `${loadoutLine(cat, mine)}.` : ""),
+      el("p", { dataset: { testid: "opponent-loadout" } }, who(opp),
+        el("span", { class: "muted", text: chosen.has(opp) ? "" : " Their choice stays hidden until both have chosen." }))));
+    return el("section", { class: "sw-loadout panel", id: "sw-loadout", dataset: { state: "waiting" } }, ...parts);
+  }
+  parts.push(el("p", { class: "sw-loadout-status", dataset: { testid: "opponent-loadout" } }, who(opp)));
+  const random = legal.find((a) => a.loadout === "random");
+  const tabs = [["saved", "My loadouts"], ["suggested", "Suggested"], ["build", "Build one"]];
+  const tabBar = el("div", { class: "sw-tabs", role: "tablist" },
+    ...tabs.map(([k, label]) => el("button", {
+      type: "button", role: "tab", class: `sw-tab${st.tab === k ? " on" : ""}`, "aria-selected": st.tab === k ? "true" : "false",
+      dataset: { tab: k }, onclick: () => { st.tab = k; client.render(); }, text: label,
+    })),
+    random ? el("button", { type: "button", class: "btn sw-random", id: "sw-quick-random", disabled: !!client.pending,
+      dataset: { action: JSON.stringify(random) }, onclick: () => client.act(random) }, icon("dice", { title: "" }), " Quick random") : null);
+  let body;
+  if (st.tab === "saved") {
+    if (decks === null) {
+      if (!decksLoading) loadDecks(client);
+      body = el("p", { class: "muted", text: "Loading your loadouts…" });
+    } else {
+      const again = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "sw-reload-decks", text: "Reload the list",
+        onclick: () => reloadDecks(client) });
+      body = !decks.length
+        ? el("p", { class: "muted" }, decksError || "You have no saved loadouts yet. ",
+          el("a", { href: "/decks/scratch_wars", target: "_blank", text: "Build and save some" }), " (opens a new tab), then ", again, ", or use “Build one” here.")
+        : el("div", {},
+          el("ul", { class: "sw-loadout-list", id: "sw-saved-loadouts" }, ...decks.map((d) => loadoutRow(d.name, loadoutLine(cat, d.data), loadoutChoice(d.data), client,
+            { testid: `deck-${d.id}` }))),
+          el("p", { class: "muted small" }, el("a", { href: "/decks/scratch_wars", target: "_blank", text: "Edit your loadouts" }), " (new tab) · ", again));
+    }
+  } else if (st.tab === "suggested") {
+    body = el("ul", { class: "sw-loadout-list", id: "sw-suggested" }, ...legal.filter((a) => a.loadout && a.loadout !== "random").map((a) => {
+      const h = heroOf(a.loadout.hero);
+      return loadoutRow(h ? `${h.name} (${h.kind})` : a.loadout.hero, loadoutLine(cat, a.loadout).split(" · ")[1] || "", a, client);
+    }));
+  } else {
+    if (!st.builder) st.builder = loadoutBuilder(cat, { idPrefix: "sw-match", onChange: () => client.render() });
+    const v = st.builder.value();
+    const ok = !!v.hero && v.weapons.length >= 1 && v.weapons.length <= MAX_WEAPONS;
+    body = el("div", { class: "sw-build" },
+      el("button", { type: "button", class: "btn btn-big", id: "sw-use-built", disabled: !ok || !!client.pending,
+        onclick: () => client.act(loadoutChoice(st.builder.value())), text: ok ? "Use this loadout" : "Pick a hero and 1–5 weapons" }),
+      st.builder.node);
+  }
+  parts.push(tabBar, el("div", { class: "sw-tab-body" }, body));
+  return el("section", { class: "sw-loadout panel", id: "sw-loadout", dataset: { state: "choosing" } }, ...parts);
+}
+
+// ------------------------------------------------------------------ waiting, result
+
+function joinButton(snapshot, client) {
+  const free = (snapshot.seats || []).some((s) => !s.user && !s.bot);
+  if (!free || !client || isSeat(snapshot.seat)) return null;
+  const id = snapshot.match_id ?? client.matchId;
+  if (!client.user) {
+    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: "Log in to join this match" }));
+  }
+  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: "Join this match" });
+  const error = el("span", { class: "form-error", hidden: true });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api("POST", `/api/matches/${id}/join`);
+      button.textContent = "Joined: starting…";
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+      button.disabled = false;
+    }
+  });
+  return el("p", {}, button, " ", error);
+}
+
+function optionsText(opts) {
+  if (!opts) return "";
+  const parts = [`level ${opts.level ?? 3}`];
+  if ((opts.level ?? 3) === 2) parts.push(opts.effects === "every_effect_attacks" ? "every effect attacks the hero" : "effects distinguished");
+  if (opts.random_loadouts) parts.push("random loadouts");
+  return parts.join(", ");
+}
+
+function waitingForPlayers(snapshot, client) {
+  const url = window.location.href.replace(/\/replay$/, "");
+  const cancel = cancelButton(client, snapshot);
+  const expiry = client && client.expirySeconds;
+  const players = (snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nameOf(client, s.seat));
+  return el("div", { class: "sw-match sw-waiting-players panel", id: "waiting-for-players" },
+    el("h2", { text: "Waiting for an opponent to join…" }),
+    joinButton(snapshot, client),
+    el("p", { text: "The duel starts as soon as a second player joins from the lobby. You can also send them this link:" }),
+    el("p", {}, el("code", { class: "hash", text: url })),
+    el("p", { class: "muted", text: `Players so far: ${players.join(", ") || "none"}.` }),
+    client && client.options ? el("p", { class: "muted", id: "match-rules", text: `This match: ${optionsText(client.options)}.` }) : null,
+    el("p", {}, "Meanwhile: ", el("a", { href: "/decks/scratch_wars", target: "_blank", text: "prepare a loadout" }), " · ",
+      el("a", { href: "/games/scratch_wars/cards", target: "_blank", text: "browse the cards" })),
+    cancel ? el("p", { class: "waiting-cancel" }, cancel,
+      el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
+}
+
+function resultBanner(outcome, snapshot, client) {
+  const seat = snapshot.seat;
+  const results = outcome.results || [];
+  let headline;
+  let mood;
+  if (results[0] === "draw") {
+    headline = "A draw: both heroes fell together.";
+    mood = "draw";
+  } else {
+    const winner = results.indexOf("win");
+    if (!isSeat(seat)) {
+      headline = `${nameOf(client, winner)} wins!`;
+      mood = "win";
+    } else {
+      headline = winner === seat ? "You win!" : "You lose.";
+      mood = winner === seat ? "win" : "loss";
+    }
+  }
+  const scores = outcome.scores || [];
+  const id = snapshot.match_id ?? (client && client.matchId);
+  return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(",") } },
+    el("div", { class: "result-headline", text: headline }),
+    el("div", { class: "result-detail", text: `${nameOf(client, 0)} ${scores[0] ?? ""} lives · ${nameOf(client, 1)} ${scores[1] ?? ""} lives${REASONS[outcome.reason] ? ` · ${REASONS[outcome.reason]}` : ""}` }),
+    el("div", { class: "result-links" },
+      el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
+      id && !client.showPicks ? el("a", { class: "btn btn-ghost", href: `/matches/${id}/replay`, id: "watch-replay", text: "Watch the replay" }) : null));
+}
+
+// ------------------------------------------------------------------ render
+
+/** Draw `snapshot` into `root`; the seat to act gets its legal choices as buttons. */
+export function render(root, snapshot, client) {
+  let st = uiState.get(root);
+  if (!st) {
+    st = { tab: null, builder: null, spins: {}, firstRender: true };
+    uiState.set(root, st);
+  }
+  try {
+    draw(root, snapshot, client, st);
+  } finally {
+    st.firstRender = false;
+  }
+}
+
+function draw(root, snapshot, client, st) {
+  if (snapshot.status === "aborted") {
+    root.replaceChildren(abortedNotice(snapshot, { expirySeconds: client && client.expirySeconds }));
+    return;
+  }
+  const view = snapshot.view;
+  if (snapshot.status === "waiting" || !view) {
+    root.replaceChildren(waitingForPlayers(snapshot, client));
+    return;
+  }
+  if (!cat) cat = { heroes: [], weapons: [], hero: {}, weapon: {} };
+  if (st.tab === null) st.tab = decks && decks.length ? "saved" : "suggested";
+  const seat = snapshot.seat;
+  const player = isSeat(seat);
+  const over = snapshot.status === "finished" || view.over;
+  const legal = snapshot.legal || [];
+  const parts = [];
+  const outcome = over ? (snapshot.result && snapshot.result.results ? snapshot.result : view.outcome) : null;
+  if (outcome) parts.push(resultBanner(outcome, snapshot, client));
+
+  if (!view.heroes[0] || !view.heroes[1]) { // the loadout phase
+    parts.push(loadoutPhase(view, snapshot, client, st));
+    root.replaceChildren(el("div", { class: "sw-match", id: "sw-match", dataset: { phase: view.phase, over: over ? "true" : "false" } }, ...parts));
+    return;
+  }
+
+  const bottom = player ? seat : 0;
+  const top = 1 - bottom;
+  const a = view.attack;
+  const marks = [0, 1].map(() => ({}));
+  if (view.spin) marks[view.spin.seat].spinning = view.spin.slot;
+  if (a && a.target) {
+    if (a.target.kind === "hero") marks[a.target.seat].heroTarget = true;
+    else marks[a.target.seat].target = a.target.slot;
+  }
+  if (view.phase === "combo") marks[view.active].combo = view.combo_selection || [];
+  if (view.phase === "shield") {
+    marks[1 - view.active].shield = view.heroes[1 - view.active].weapons.filter((w) => w.effect && w.effect.effect === "shield").map((w) => w.slot);
+  }
+  const toAct = snapshot.to_act || [];
+  const myMove = player && legal.length > 0 && !over;
+
+  const status = el("div", { class: "sw-status", id: "sw-status", dataset: { state: over ? "over" : myMove ? "choose" : "wait" } },
+    statusText(view, snapshot, client, { over, myMove }));
+
+  const centre = el("div", { class: "sw-centre" },
+    spinStage(view, client, st),
+    el("div", { class: "sw-centre-side" },
+      attackBox(view, client),
+      over ? null : myMove ? choicesPanel(view, snapshot, client) : waitingLine(view, snapshot, client)));
+
+  parts.push(status, roundLine(view), scoreboard(view, client, bottom, top),
+    heroPanel(view, view.heroes[top], { me: top === seat, name: nameOf(client, top), marks: marks[top], client }),
+    centre,
+    heroPanel(view, view.heroes[bottom], { me: bottom === seat, name: nameOf(client, bottom), marks: marks[bottom], client }),
+    el("details", { class: "sw-legend-box panel" }, el("summary", { text: "Icons and fields" }), legend({ compact: true })));
+  root.replaceChildren(el("div", {
+    class: `sw-match${player ? " sw-as-player" : ""}`, id: "sw-match",
+    dataset: { phase: view.phase, over: over ? "true" : "false", round: view.round, active: view.active },
+  }, ...parts.filter(Boolean)));
+}
+
+/** The line at the top: whose turn it is, in a few words (the choices panel says what to do). */
+function statusText(view, snapshot, client, { over, myMove }) {
+  if (over) return "The duel is over.";
+  const seat = snapshot.seat;
+  if (myMove) {
+    if (view.phase === "shield") return "You are attacked: defend yourself!";
+    if (view.phase === "start_weapon" || view.phase === "start_choice") return "The start spin decides who plays first.";
+    return `Your turn${view.round ? `, round ${view.round}` : ""}.`;
+  }
+  const toAct = (snapshot.to_act && snapshot.to_act.length ? snapshot.to_act : view.to_act || []).filter(isSeat);
+  if (!toAct.length) return view.phase === "spin" || view.phase === "start_spin" ? "The wheel turns…" : "…";
+  if (view.phase === "start_weapon") return "Both players choose the weapon for the start spin.";
+  const who = nameOf(client, toAct[0]);
+  if (view.phase === "shield") return `${who} may spend shields against the attack.`;
+  if (view.phase === "start_choice") return `${who} chooses who starts.`;
+  if (isSeat(seat) && view.active !== seat) return `${nameOf(client, view.active)}'s turn: watch their spins.`;
+  return `${nameOf(client, view.active)}'s turn.`;
+}
+
+/** Both heroes' lives and energy in one line (shown on phones, where the two sides are far apart). */
+function scoreboard(view, client, bottom, top) {
+  const cell = (s) => {
+    const h = view.heroes[s];
+    return el("div", { class: `sw-score${s === view.active && !view.over ? " sw-score-turn" : ""}`, dataset: { seat: s } },
+      el("span", { class: "sw-score-name", text: nameOf(client, s) }),
+      el("span", { class: "sw-score-lives" }, icon("heart", { title: "lives" }), String(h.lives)),
+      view.level === 3 ? el("span", { class: "sw-score-energy" }, icon("energy", { title: "energy" }), String(h.energy)) : null);
+  };
+  return el("div", { class: "sw-scoreboard", "aria-hidden": "true" }, cell(bottom), el("span", { class: "vs", text: "vs" }), cell(top));
+}
+
+// ------------------------------------------------------------------ the log
+
+/** One log line for an input, or null to leave it out (the events say what happened). */
+export function describeInput(entry, client) {
+  const who = client.seatName(entry.seat);
+  const loadout = entry.action && entry.action.loadout;
+  switch (entry.kind) {
+    case "action":
+    case "bot":
+      if (entry.hidden) return `${who} has chosen (hidden until both have chosen).`;
+      if (loadout && entry.seat === client.seat) {
+        return loadout === "random" ? "You asked for a random loadout." : `You chose ${loadoutLine(cat || { hero: {}, weapon: {} }, loadout)}.`;
+      }
+      return null;
+    case "chance":
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+function wname(code) {
+  return weaponOf(code).name;
+}
+
+/** One log line for an engine event. */
+export function describeEvent(ev, entry, client) {
+  const nm = (s) => client.seatName(s);
+  switch (ev.kind) {
+    case "loadouts_revealed": {
+      const random = new Set(ev.random || []);
+      return `Loadouts revealed: ${[0, 1].map((s) => `${nm(s)}${random.has(s) ? " (random)" : ""}: ${heroOf(ev.heroes[s]) ? heroOf(ev.heroes[s]).name : ev.heroes[s]} with ${ev.weapons[s].map(wname).join(", ")}`).join("; ")}.`;
+    }
+    case "start_weapons":
+      return `Start spin with ${nm(0)}'s ${wname(ev.weapons[0])} and ${nm(1)}'s ${wname(ev.weapons[1])}.`;
+    case "start_spin":
+      return `Start spin: ${nm(0)} ${ev.values[0]}, ${nm(1)} ${ev.values[1]}${ev.winner === null || ev.winner === undefined ? ": a tie, spin again." : `: ${nm(ev.winner)} chooses who starts.`}`;
+    case "starter_chosen":
+      return `${nm(ev.starter)} starts and loses 2 lives (${ev.lives} left).`;
+    case "round_started":
+      return ev.day ? `Round ${ev.round}: day ${ev.day}, ${ev.time_of_day_name}.` : `Round ${ev.round}.`;
+    case "day3_penalty":
+      return `Day 3 or later: both heroes lose ${ev.amount} lives (${nm(0)} ${Math.max(0, ev.lives[0])}, ${nm(1)} ${Math.max(0, ev.lives[1])}).`;
+    case "turn_started": {
+      const bits = [];
+      if (ev.energy_gained) bits.push(`+${ev.energy_gained} energy (${ev.energy})`);
+      if (ev.repaired && ev.repaired.length) bits.push(`repaired weapon${ev.repaired.length > 1 ? "s" : ""} ready again`);
+      return `${nm(ev.seat)}'s turn${bits.length ? `: ${bits.join(", ")}` : ""}.`;
+    }
+    case "spin_started":
+      return `${nm(ev.seat)} spins ${wname(ev.weapon)}${ev.cost ? ` (${ev.cost} energy)` : ""}.`;
+    case "spin_result":
+      return `→ ${ev.field} ${effectName(ev.effect)} ${ev.value}${ev.resolves_as && ev.resolves_as !== ev.effect ? ` (counts as ${effectName(ev.resolves_as)})` : ""}.`;
+    case "effect_skipped":
+      return `${nm(ev.seat)} skips it.`;
+    case "effect_used":
+      return `${nm(ev.seat)} uses ${effectName(ev.effect)} ${ev.base}${ev.bonus_value ? ` ${signed(ev.bonus_value)} bonus = ${ev.value}` : ""}.`;
+    case "energy_gained":
+      return `${nm(ev.seat)} gains ${ev.amount} energy (${ev.energy}).`;
+    case "healed":
+      return `${nm(ev.seat)} heals ${ev.amount} (${ev.lives} lives).`;
+    case "effect_deferred":
+      return `${nm(ev.seat)} defers ${effectName(ev.effect)} ${ev.value} on ${wname(ev.weapon)}.`;
+    case "attack_declared": {
+      const t = ev.target || {};
+      const what = t.kind === "hero" ? `${nm(t.seat)}'s hero` : t.kind === "weapon" ? `${nm(t.seat)}'s ${wname(t.weapon)}` : `the effect held on ${nm(t.seat)}'s ${wname(t.weapon)}`;
+      const source = ev.source === "combo" ? "combo" : ev.source === "permanent_attack" ? "permanent attack" : effectName(ev.effect).toLowerCase();
+      return `${nm(ev.seat)}'s ${source} ${ev.value} hits ${what}.`;
+    }
+    case "shield_spent":
+      return `${nm(ev.seat)} spends shield ${ev.shield} (${wname(ev.weapon)}): the attack drops to ${ev.value}.`;
+    case "attack_resolved": {
+      const t = ev.target || {};
+      if (t.kind === "hero") return `${nm(t.seat)} loses ${ev.value} (${Math.max(0, ev.lives)} lives).`;
+      if (t.kind === "weapon") return ev.broken ? `${nm(t.seat)}'s ${wname(t.weapon)} breaks.` : `${nm(t.seat)}'s ${wname(t.weapon)} holds.`;
+      return ev.cancelled ? "" : `The held effect on ${nm(t.seat)}'s ${wname(t.weapon)} survives.`;
+    }
+    case "effect_cancelled":
+      return ev.by === "owner" ? `${nm(ev.seat)} cancels the ${effectName(ev.effect)} ${ev.value} on ${wname(ev.weapon)}.`
+        : `${nm(ev.seat)}'s ${effectName(ev.effect)} ${ev.value} on ${wname(ev.weapon)} is cancelled.`;
+    case "repair_started":
+      return `${nm(ev.seat)} repairs ${wname(ev.weapon)}${ev.cost ? ` (${ev.cost} energy)` : ""}: usable from their next turn.`;
+    case "main_phase_ended":
+      return (END_REASONS[ev.reason] || END_REASONS.voluntary)(nm(ev.seat), ev.actions_lost);
+    case "combo_detonated":
+      return `${nm(ev.seat)} detonates combos ${ev.values.join(" + ")}${ev.bonus_value ? ` ${signed(ev.bonus_value)}` : ""} = ${ev.value}.`;
+    case "combos_kept":
+      return `${nm(ev.seat)} keeps the combos for later.`;
+    case "game_over": {
+      const r = ev.results || [];
+      if (r[0] === "draw") return "Game over: a draw.";
+      return `Game over: ${nm(r.indexOf("win"))} wins.`;
+    }
+    default:
+      return null;
+  }
+}

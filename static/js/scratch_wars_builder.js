@@ -1,0 +1,122 @@
+// The Scratch Wars loadout builder: pick a hero and 1-5 weapons (each kind once). Used by the
+// loadout editor (/decks/scratch_wars) and by the match page's loadout phase ("Build one").
+// The server has the last word (validate_deck / is_legal); this only keeps the choice sensible.
+
+import { el } from "/static/js/api.js";
+import { heroCard, icon, typeName, TYPES, weaponCard } from "/static/js/scratch_wars_cards.js";
+
+export const MAX_WEAPONS = 5;
+
+/** Energy to spin `w` for hero `h` (its cost, +1 off-type), as the engine counts it. */
+export function spinCost(h, w) {
+  return w.energy_cost + (h && !h.weapon_types.includes(w.type) ? 1 : 0);
+}
+
+/**
+ * A builder. opts: {hero, weapons, onChange(value), idPrefix}.
+ * Returns {node, value(), set({hero, weapons})}; value() is {hero, weapons} (hero may be null).
+ */
+export function loadoutBuilder(cat, opts = {}) {
+  const prefix = opts.idPrefix || "sw";
+  const state = { hero: opts.hero || null, weapons: [...(opts.weapons || [])], filter: "hero", hint: "" };
+  const node = el("div", { class: "sw-builder", id: `${prefix}-builder` });
+
+  function changed() {
+    draw();
+    if (opts.onChange) opts.onChange(value());
+  }
+
+  function value() {
+    return { hero: state.hero, weapons: [...state.weapons] };
+  }
+
+  function toggleWeapon(code) {
+    const w = cat.weapon[code];
+    if (state.weapons.includes(code)) {
+      state.weapons = state.weapons.filter((c) => c !== code);
+      state.hint = "";
+    } else if (state.weapons.length >= MAX_WEAPONS) {
+      state.hint = `A hero carries at most ${MAX_WEAPONS} weapons: take one off first.`;
+    } else if (state.weapons.some((c) => cat.weapon[c].name === w.name)) {
+      state.hint = `Each kind of weapon only once: ${w.name} is already equipped.`;
+    } else {
+      state.weapons = [...state.weapons, code];
+      state.hint = "";
+    }
+    changed();
+  }
+
+  function draw() {
+    const hero = state.hero ? cat.hero[state.hero] : null;
+    // summary: the chosen hero and weapons in slot order
+    const chosen = state.weapons.map((code, i) => {
+      const w = cat.weapon[code];
+      const cost = spinCost(hero, w);
+      return el("li", { class: "sw-chosen-weapon", dataset: { code } },
+        el("span", { class: "sw-slot-no", text: String(i + 1) }),
+        icon(w.type),
+        el("span", { class: "sw-chosen-name", text: w.name }),
+        el("span", { class: `sw-chip-cost${cost > w.energy_cost ? " sw-cost-extra" : ""}`, title: `spin cost ${cost}` }, icon("energy", { title: "" }), String(cost)),
+        el("button", { type: "button", class: "btn btn-small btn-ghost sw-remove", "aria-label": `Take off ${w.name}`, text: "×",
+          onclick: () => toggleWeapon(code) }));
+    });
+    const summary = el("div", { class: "sw-builder-summary", id: `${prefix}-summary` },
+      el("div", { class: "sw-summary-hero" }, el("strong", { text: "Hero: " }),
+        el("span", { id: `${prefix}-chosen-hero`, text: hero ? `${hero.name} (${hero.kind})` : "none yet" })),
+      el("div", { class: "sw-summary-count", id: `${prefix}-weapon-count`, text: `${state.weapons.length} / ${MAX_WEAPONS} weapons` }),
+      chosen.length ? el("ol", { class: "sw-chosen-list" }, ...chosen) : el("p", { class: "muted small", text: "No weapon yet: pick 1 to 5 below." }),
+      el("p", { class: "hint", id: `${prefix}-builder-hint`, text: state.hint }));
+
+    const heroes = el("div", { class: "sw-pick-grid sw-pick-heroes" }, ...cat.heroes.map((h) => heroCard(h, {
+      compact: true, selectable: true, selected: h.code === state.hero,
+      onClick: () => {
+        state.hero = h.code;
+        state.hint = "";
+        changed();
+      },
+    })));
+    const preview = hero ? el("div", { class: "sw-hero-preview" }, heroCard(hero)) : null;
+
+    const filters = [["hero", "This hero's types"], ["all", "All"], ...Object.entries(TYPES)];
+    const filterBar = el("div", { class: "sw-filters", role: "toolbar", "aria-label": "Weapon types" },
+      ...filters.filter(([f]) => f !== "hero" || hero).map(([f, label]) => el("button", {
+        type: "button", class: `btn btn-small${state.filter === f || (f === "all" && state.filter === "hero" && !hero) ? "" : " btn-ghost"}`,
+        dataset: { filter: f }, "aria-pressed": state.filter === f ? "true" : "false",
+        onclick: () => { state.filter = f; draw(); },
+      }, f === "hero" || f === "all" ? label : el("span", {}, icon(f, { title: "" }), ` ${typeName(f)}s`))));
+    const shown = cat.weapons.filter((w) => {
+      if (state.filter === "all" || (state.filter === "hero" && !hero)) return true;
+      if (state.filter === "hero") return hero.weapon_types.includes(w.type) || state.weapons.includes(w.code);
+      return w.type === state.filter;
+    });
+    const weapons = el("div", { class: "sw-pick-grid sw-pick-weapons" }, ...shown.map((w) => weaponCard(w, {
+      compact: true, selectable: true, hero, selected: state.weapons.includes(w.code),
+      onClick: () => toggleWeapon(w.code),
+    })));
+
+    node.replaceChildren(summary,
+      el("section", { class: "sw-builder-step" }, el("h3", { text: "1. Choose a hero" }), heroes, preview),
+      el("section", { class: "sw-builder-step" }, el("h3", { text: `2. Equip 1 to ${MAX_WEAPONS} weapons (each kind once)` }),
+        el("p", { class: "muted small", text: "Weapons of the hero's own types spin at their printed cost; any other type costs 1 energy more (level 3)." }),
+        filterBar, weapons));
+  }
+
+  draw();
+  return {
+    node,
+    value,
+    set(v) {
+      state.hero = v.hero || null;
+      state.weapons = [...(v.weapons || [])];
+      state.hint = "";
+      draw();
+    },
+  };
+}
+
+/** A one-line description of a loadout: "Bramwell Cogsworth · Ironbark Greatsword, Salt Cutlass". */
+export function loadoutLine(cat, data) {
+  const hero = cat.hero[data.hero];
+  const names = (data.weapons || []).map((c) => (cat.weapon[c] ? cat.weapon[c].name : c));
+  return `${hero ? hero.name : data.hero} · ${names.join(", ")}`;
+}

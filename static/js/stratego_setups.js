@@ -1,0 +1,194 @@
+// "My Stratego Junior setups" (/decks/stratego_junior): list, create, edit, rename and delete the
+// saved setups (decks of the game stratego_junior, /api/decks), with the match page's placement
+// editor. A setup's data is {towers: [3 ids], rows: [[4 ids] x 4]} in its owner's orientation.
+import { api, el, showError } from "/static/js/api.js";
+import {
+  GAME, castleTile, draftFrom, draftPayload, emptyDraft, isComplete, loadCatalog, placementEditor, setup,
+} from "/static/js/games/stratego_junior.js";
+
+const $ = (id) => document.getElementById(id);
+const listBox = $("sj-deck-list");
+const editorBox = $("sj-deck-editor");
+const title = $("sj-editor-title");
+const pageError = $("sj-decks-error");
+
+let decks = [];
+let current = null; // the deck being edited, or null for a new one
+let renaming = null; // deck id
+let deleting = null; // deck id
+const st = { draft: emptyDraft(), sel: null, hint: "", colour: 0, name: "", msg: "", ok: false };
+
+function message(err, name) {
+  if (err.code === "name_taken") return `You already have a setup called “${name}”. Choose another name.`;
+  return err.message;
+}
+
+async function refresh() {
+  try {
+    const res = await api("GET", `/api/decks?game=${GAME}`);
+    decks = res.decks || [];
+    showError(pageError, "");
+  } catch (err) {
+    showError(pageError, err.message);
+  }
+  drawList();
+}
+
+function mini(data) {
+  const rows = (data && data.rows) || [];
+  const towers = (data && data.towers) || [];
+  return el("div", { class: "sj-mini-wrap", "aria-hidden": "true" },
+    el("div", { class: "sj-mini" }, ...rows.flat().map((p) => castleTile(p, { owner: 0, title: "" }))),
+    el("div", { class: "sj-mini-towers" }, ...towers.map((p) => castleTile(p, { owner: 0, big: true, title: "" }))));
+}
+
+function drawList() {
+  if (!decks.length) {
+    listBox.replaceChildren(el("li", { class: "muted", id: "sj-no-decks", text: "No saved setups yet. Place your castles on the right and save them." }));
+    return;
+  }
+  listBox.replaceChildren(...decks.map((deck) => {
+    const item = el("li", { class: `sj-deck-item${current && current.id === deck.id ? " current" : ""}`, dataset: { deckId: deck.id, testid: "deck" } });
+    const error = el("p", { class: "form-error sj-deck-error", hidden: true });
+    const head = el("div", { class: "sj-deck-head" });
+    if (renaming === deck.id) {
+      const input = el("input", { type: "text", value: deck.name, maxlength: "60", "aria-label": "New name", class: "sj-rename-input" });
+      const save = el("button", { type: "button", class: "btn btn-small", text: "Save name", dataset: { action: "rename-save" } });
+      const cancel = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Cancel" });
+      const doSave = async () => {
+        const name = input.value.trim();
+        if (!name) {
+          showError(error, "A setup needs a name.");
+          return;
+        }
+        try {
+          const updated = await api("PUT", `/api/decks/${deck.id}`, { name });
+          renaming = null;
+          if (current && current.id === deck.id) {
+            current = updated;
+            st.name = updated.name;
+            drawEditor();
+          }
+          await refresh();
+        } catch (err) {
+          showError(error, message(err, name));
+        }
+      };
+      save.addEventListener("click", doSave);
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); doSave(); } });
+      cancel.addEventListener("click", () => { renaming = null; drawList(); });
+      head.append(el("div", { class: "sj-rename" }, input, save, cancel));
+      setTimeout(() => input.focus(), 0);
+    } else {
+      const edit = el("button", { type: "button", class: "btn btn-small", text: "Edit", dataset: { action: "edit" } });
+      edit.addEventListener("click", () => openDeck(deck));
+      const rename = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Rename", dataset: { action: "rename" } });
+      rename.addEventListener("click", () => { renaming = deck.id; deleting = null; drawList(); });
+      const del = el("button", { type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Delete", dataset: { action: "delete" } });
+      del.addEventListener("click", () => { deleting = deck.id; renaming = null; drawList(); });
+      head.append(el("span", { class: "sj-deck-name", text: deck.name }), el("span", { class: "sj-deck-actions" }, edit, rename, del));
+    }
+    item.append(head);
+    if (deleting === deck.id) {
+      const yes = el("button", { type: "button", class: "btn btn-small btn-danger", text: "Yes, delete it", dataset: { action: "delete-yes" } });
+      const no = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "No, keep it" });
+      yes.addEventListener("click", async () => {
+        try {
+          await api("DELETE", `/api/decks/${deck.id}`);
+          deleting = null;
+          if (current && current.id === deck.id) newSetup();
+          await refresh();
+        } catch (err) {
+          showError(error, err.message);
+        }
+      });
+      no.addEventListener("click", () => { deleting = null; drawList(); });
+      item.append(el("p", { class: "sj-confirm-delete" }, `Delete “${deck.name}”? `, yes, " ", no));
+    }
+    item.append(mini(deck.data), error);
+    return item;
+  }));
+}
+
+function openDeck(deck) {
+  current = deck;
+  st.draft = draftFrom(deck.data);
+  st.sel = null;
+  st.hint = "";
+  st.name = deck.name;
+  st.msg = "";
+  drawEditor();
+  drawList();
+  editorBox.scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+function newSetup() {
+  current = null;
+  st.draft = emptyDraft();
+  st.sel = null;
+  st.hint = "";
+  st.name = "";
+  st.msg = "";
+  drawEditor();
+  drawList();
+}
+
+async function save(asNew) {
+  const name = (st.name || "").trim();
+  if (!name) {
+    st.msg = "Give the setup a name first.";
+    st.ok = false;
+    drawEditor();
+    return;
+  }
+  try {
+    const body = { game: GAME, name, data: draftPayload(st.draft) };
+    const deck = current && !asNew
+      ? await api("PUT", `/api/decks/${current.id}`, { name, data: body.data })
+      : await api("POST", "/api/decks", body);
+    current = deck;
+    st.name = deck.name;
+    st.msg = `Saved “${deck.name}”.`;
+    st.ok = true;
+    await refresh();
+  } catch (err) {
+    st.msg = message(err, name);
+    st.ok = false;
+  }
+  drawEditor();
+}
+
+function drawEditor() {
+  title.textContent = current ? `Editing “${current.name}”` : "New setup";
+  const complete = isComplete(st.draft);
+  const nameInput = el("input", {
+    type: "text", id: "sj-deck-name", maxlength: "60", placeholder: "Name, e.g. “Dragons guard the flag”",
+    value: st.name || "", "aria-label": "Name of the setup",
+  });
+  nameInput.addEventListener("input", () => { st.name = nameInput.value; });
+  nameInput.addEventListener("keydown", (e) => { if (e.key === "Enter" && complete) { e.preventDefault(); save(false); } });
+  const saveButton = el("button", { type: "button", class: "btn", id: "sj-deck-save", disabled: !complete },
+    current ? "Save changes" : "Save setup");
+  saveButton.addEventListener("click", () => save(false));
+  const saveNew = current ? el("button", { type: "button", class: "btn btn-ghost", id: "sj-deck-save-new", disabled: !complete, text: "Save as a new setup" }) : null;
+  if (saveNew) saveNew.addEventListener("click", () => save(true));
+  const box = el("div", { class: "sj-save" },
+    el("div", { class: "sj-save-row" }, nameInput, saveButton, saveNew),
+    el("p", { class: `sj-save-msg${st.ok ? " ok" : st.msg ? " bad" : ""}`, id: "sj-deck-msg", role: "status", text: st.msg || "" }),
+    complete ? null : el("p", { class: "muted small", text: "Place all 19 castles to save the setup." }));
+  const editor = placementEditor(st, {
+    redraw: () => { st.msg = ""; drawEditor(); }, ownHalf: true, extra: box,
+  });
+  editorBox.replaceChildren(el("p", { class: "muted small", text: "↑ The middle row and your opponent are beyond the top edge. Your towers are at the bottom." }), editor);
+}
+
+$("sj-new").addEventListener("click", newSetup);
+
+async function main() {
+  await setup();
+  await loadCatalog();
+  drawEditor();
+  await refresh();
+}
+
+main();
