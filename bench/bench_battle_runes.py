@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 
+from bench.report import print_report
 from app.games.battle_runes import BattleRunes, NashBot, ResolveOptions, resolve_turn, settle_scores
 from app.games.battle_runes.data import DECK
 from app.games.battle_runes.engine import hand_picks, sort_runes
@@ -152,20 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         ("NashBot decision, max", "", f"{nash_max:.2f} ms", f"< {NASH_TARGET_MS:g} ms", nash_max < NASH_TARGET_MS),
         ("  max single run (machine noise)", "", f"{nash_single:.2f} ms", "", None),
     ]
-    print(f"Battle Runes benchmark ({args.games} games, {args.resolutions} resolutions, {args.decisions} decisions)")
-    header = ("measure", "rate", "time", "target", "ok")
-    widths = [34, 18, 16, 10, 4]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for name, rate, per, target, ok in rows:
-        mark = "" if ok is None else ("yes" if ok else "NO")
-        print("  ".join(str(v).ljust(w) for v, w in zip((name, rate, per, target, mark), widths)))
-    missed = [name for name, *_, ok in rows if ok is False]
-    if missed:
-        print(f"\nMISSED TARGETS: {', '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    title = f"Battle Runes benchmark ({args.games} games, {args.resolutions} resolutions, {args.decisions} decisions)"
+    return print_report(title, rows, [34, 18, 16, 10, 4])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import sys
 import time
 from typing import Any
 
+from bench.report import print_report
 from app.games.core import CHANCE, play_out
 from app.games.scratch_wars import ScratchWars
 from app.games.scratch_wars.bots import ExpectimaxBot, GreedyBot
@@ -139,21 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         ("  max single run (machine noise)", "", f"{x_single:.2f} ms", "", None),
         ("GreedyBot decision, mean / max", "", f"{g_mean:.3f} / {g_max:.2f} ms", "", None),
     ]
-    print(f"Scratch Wars benchmark ({args.rounds} x {args.games} random level-3 duels, {len(positions)} decisions; "
-          "CPU time)")
-    header = ("measure", "rate", "time", "target", "ok")
-    widths = [36, 20, 20, 12, 4]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for name, rate, per, target, ok in rows:
-        mark = "" if ok is None else ("yes" if ok else "NO")
-        print("  ".join(str(v).ljust(w) for v, w in zip((name, rate, per, target, mark), widths)))
-    missed = [name for name, *_, ok in rows if ok is False]
-    if missed:
-        print(f"\nMISSED TARGETS: {', '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    title = (
+        f"Scratch Wars benchmark ({args.rounds} x {args.games} random level-3 duels, {len(positions)} decisions; "
+        "CPU time)"
+    )
+    return print_report(title, rows, [36, 20, 20, 12, 4])
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from bench.report import print_report
 from app.games.core import CHANCE, play_out
 from app.games.stratego_junior import RandomBot, StrategoBot, StrategoJunior
 
@@ -174,21 +175,11 @@ def main(argv: list[str] | None = None) -> int:
          f">= {DUEL_TARGET:.0%}", v_rate >= DUEL_TARGET),
         ("Quest bot vs random, wins", f"{q_wins}/{q_games}", f"{q_cost:.3f} s/game", "", None),
     ]
-    print(f"Stratego Junior benchmark ({args.games} random games per row, {args.decisions} decisions, "
-          f"{args.duel} bot games per variant; CPU time)")
-    header = ("measure", "rate", "time", "target", "ok")
-    widths = [34, 18, 16, 12, 4]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for name, rate, per, target, ok in rows:
-        mark = "" if ok is None else ("yes" if ok else "NO")
-        print("  ".join(str(v).ljust(w) for v, w in zip((name, rate, per, target, mark), widths)))
-    missed = [name for name, *_, ok in rows if ok is False]
-    if missed:
-        print(f"\nMISSED TARGETS: {', '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    title = (
+        f"Stratego Junior benchmark ({args.games} random games per row, {args.decisions} decisions, "
+        f"{args.duel} bot games per variant; CPU time)"
+    )
+    return print_report(title, rows, [34, 18, 16, 12, 4])
 
 
 if __name__ == "__main__":
