@@ -95,6 +95,34 @@ export function abortedNotice(snapshot, { expirySeconds = null, replay = false }
 }
 
 /**
+ * A "Join this match" button for a logged-in visitor of a waiting match with a free seat (a
+ * log-in link for an anonymous one; null for a seated player). Game modules put it in their
+ * "waiting for players" panel.
+ */
+export function joinButton(snapshot, client) {
+  const free = (snapshot.seats || []).some((s) => !s.user && !s.bot);
+  if (!free || !client || (snapshot.seat !== null && snapshot.seat !== undefined)) return null;
+  const id = snapshot.match_id ?? client.matchId;
+  if (!client.user) {
+    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: "Log in to join this match" }));
+  }
+  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: "Join this match" });
+  const error = el("span", { class: "form-error", hidden: true });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api("POST", `/api/matches/${id}/join`);
+      button.textContent = "Joined: starting…";
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+      button.disabled = false;
+    }
+  });
+  return el("p", {}, button, " ", error);
+}
+
+/**
  * A "Cancel this match" button for the creator of a waiting match (null for anyone else).
  * Game modules put it in their "waiting for players" panel.
  */

@@ -37,9 +37,16 @@ def api_create(page, **options) -> int:
 
 
 def box(page, selector: str) -> dict:
-    b = page.locator(selector).first.bounding_box()
-    assert b is not None, f"{selector} is not displayed"
-    return b
+    """The element's box. The page redraws when a snapshot arrives (the computer acting), so an
+    element can be replaced between finding it and measuring it: wait for it and measure again."""
+    for _ in range(20):
+        locator = page.locator(selector).first
+        expect(locator).to_be_visible()
+        b = locator.bounding_box()
+        if b is not None:
+            return b
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} is not displayed")
 
 
 def test_lobby_shows_options_lists_your_match_once_and_cancels_it(new_page):

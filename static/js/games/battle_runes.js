@@ -5,7 +5,7 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { api, el } from "/static/js/api.js";
-import { abortedNotice, cancelButton, formatDuration } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 
 const PICK = 3;
 const KIND_LABEL = { build: "Construction", destroy: "Destruction", modifier: "Modifier" };
@@ -478,31 +478,6 @@ export function render(root, snapshot, client) {
   if (outcome) parts.push(resultBanner(outcome, seat, nm));
   parts.push(status, scores, hands, reveal, history);
   root.replaceChildren(el("div", { class: "br", dataset: { turn: view.turn, over: over ? "true" : "false" } }, ...parts));
-}
-
-function joinButton(snapshot, client) {
-  const free = (snapshot.seats || []).some((s) => !s.user && !s.bot);
-  if (!free || !client || (snapshot.seat !== null && snapshot.seat !== undefined)) return null;
-  const id = snapshot.match_id ?? client.matchId;
-  if (!client.user) {
-    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: "Log in to join this match" }));
-  }
-  const box = el("p", {});
-  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: "Join this match" });
-  const error = el("span", { class: "form-error", hidden: true });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    try {
-      await api("POST", `/api/matches/${id}/join`);
-      button.textContent = "Joined: starting…";
-    } catch (err) {
-      error.textContent = err.message;
-      error.hidden = false;
-      button.disabled = false;
-    }
-  });
-  box.append(button, " ", error);
-  return box;
 }
 
 function waitingForPlayers(snapshot, nm, client) {

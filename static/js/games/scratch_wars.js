@@ -7,7 +7,7 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { api, el } from "/static/js/api.js";
-import { abortedNotice, cancelButton, formatDuration } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
   bonusChip, effectName, EFFECTS, ensureStyles, icon, landingAngle, legend, loadCatalog, signed,
@@ -580,29 +580,6 @@ function loadoutPhase(view, snapshot, client, st) {
 }
 
 // ------------------------------------------------------------------ waiting, result
-
-function joinButton(snapshot, client) {
-  const free = (snapshot.seats || []).some((s) => !s.user && !s.bot);
-  if (!free || !client || isSeat(snapshot.seat)) return null;
-  const id = snapshot.match_id ?? client.matchId;
-  if (!client.user) {
-    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: "Log in to join this match" }));
-  }
-  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: "Join this match" });
-  const error = el("span", { class: "form-error", hidden: true });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    try {
-      await api("POST", `/api/matches/${id}/join`);
-      button.textContent = "Joined: starting…";
-    } catch (err) {
-      error.textContent = err.message;
-      error.hidden = false;
-      button.disabled = false;
-    }
-  });
-  return el("p", {}, button, " ", error);
-}
 
 function optionsText(opts) {
   if (!opts) return "";

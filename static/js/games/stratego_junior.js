@@ -12,7 +12,7 @@
 // looks on the screen, so the placement editor does not need to know the colour.
 
 import { api, el } from "/static/js/api.js";
-import { abortedNotice, cancelButton, formatDuration } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 
 export const GAME = "stratego_junior";
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -1281,31 +1281,6 @@ function resultBanner(outcome, seat, nm, snapshot, client) {
     el("div", { class: "result-links" },
       el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
       matchId && !(client && client.showPicks) ? el("a", { class: "btn btn-ghost", href: `/matches/${matchId}/replay`, id: "watch-replay", text: "Watch the replay" }) : null));
-}
-
-function joinButton(snapshot, client) {
-  const free = (snapshot.seats || []).some((s) => !s.user && !s.bot);
-  if (!free || !client || (snapshot.seat !== null && snapshot.seat !== undefined)) return null;
-  const id = snapshot.match_id ?? client.matchId;
-  if (!client.user) {
-    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: "Log in to join this match" }));
-  }
-  const box = el("p", {});
-  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: "Join this match" });
-  const error = el("span", { class: "form-error", hidden: true });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    try {
-      await api("POST", `/api/matches/${id}/join`);
-      button.textContent = "Joined: starting…";
-    } catch (err) {
-      error.textContent = err.message;
-      error.hidden = false;
-      button.disabled = false;
-    }
-  });
-  box.append(button, " ", error);
-  return box;
 }
 
 function waitingForPlayers(snapshot, nm, client) {
