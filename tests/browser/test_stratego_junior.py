@@ -529,3 +529,26 @@ def test_match_against_the_expert_computer_from_the_lobby(browser, server):
         assert not w.errors, w.errors
     finally:
         ctx.close()
+
+
+def test_victory_match_against_the_expert_computer_from_the_lobby(browser, server):
+    """Victory against the strongest computer, created from the lobby, played to its end."""
+    rng = random.Random(4)
+    ctx, page, w = person(browser, server, "vera")
+    try:
+        match_id = create_stratego(page, variant="victory", computer="expert", turn_seconds=60,
+                                   turn_limit=VICTORY_TURN_LIMIT)
+        place_random_and_confirm(page, then_waits=False)
+        expect(page.locator(".seat-card[data-seat='1'] .seat-name")).to_contain_text("Computer")
+
+        def choose(i, snaps):  # no peeking at the computer's castles: only what the page shows
+            return victory_choice(snaps[0]["view"], snaps[0]["legal"], rng, None)
+
+        finish([page], [0], choose)
+        expect(page.locator("#result")).to_be_visible()
+        info = page.request.get(f"/api/matches/{match_id}").json()
+        assert info["status"] == "finished" and info["seats"][1]["bot"] == "expert"
+        assert info["result"]["reason"] in ("flag_captured", "no_legal_action")
+        assert not w.errors, w.errors
+    finally:
+        ctx.close()
