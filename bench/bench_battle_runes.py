@@ -13,11 +13,10 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import statistics
 import sys
 import time
 
-from bench.report import print_report
+from bench.report import print_report, time_decisions
 from app.games.battle_runes import BattleRunes, NashBot, ResolveOptions, resolve_turn, settle_scores
 from app.games.battle_runes.data import DECK
 from app.games.battle_runes.engine import hand_picks, sort_runes
@@ -111,19 +110,7 @@ def bench_nash(decisions: int, repeats: int = 3) -> tuple[float, float, float, f
             state, _ = RULES.apply(state, {p: game_rng.choice(RULES.legal_actions(state, p)) for p in (0, 1)})
     positions = positions[:decisions]
     bot.choose(*positions[0], rng)  # warm-up: scipy's first call loads HiGHS
-    best_times = []
-    worst_single = 0.0
-    for observation, legal in positions:
-        runs = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            bot.choose(observation, legal, rng)
-            runs.append((time.perf_counter() - t0) * 1000)
-        best_times.append(min(runs))
-        worst_single = max(worst_single, *runs)
-    best_times.sort()
-    p99 = best_times[int(0.99 * (len(best_times) - 1))]
-    return statistics.fmean(best_times), p99, best_times[-1], worst_single
+    return time_decisions(bot, positions, rng, repeats, clock=time.perf_counter)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import statistics
 import sys
 import time
 from typing import Any
 
-from bench.report import print_report
+from bench.report import print_report, time_decisions
 from app.games.core import CHANCE, play_out
 from app.games.scratch_wars import ScratchWars
 from app.games.scratch_wars.bots import ExpectimaxBot, GreedyBot
@@ -100,19 +99,7 @@ def bench_bot(bot: Any, positions: list, repeats: int = 3) -> tuple[float, float
     """(mean ms, p99 ms, max ms) over positions of the best of ``repeats`` runs, and the slowest
     single run (noisy, for information)."""
     rng = random.Random(3)
-    best_times = []
-    worst_single = 0.0
-    for observation, legal, _seat in positions:
-        runs = []
-        for _ in range(repeats):
-            t0 = time.process_time()
-            bot.choose(observation, legal, rng)
-            runs.append((time.process_time() - t0) * 1000)
-        best_times.append(min(runs))
-        worst_single = max(worst_single, *runs)
-    best_times.sort()
-    p99 = best_times[int(0.99 * (len(best_times) - 1))]
-    return statistics.fmean(best_times), p99, best_times[-1], worst_single
+    return time_decisions(bot, positions, rng, repeats, clock=time.process_time)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import argparse
 import gc
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
 
-from bench.report import print_report
+from bench.report import print_report, time_decisions
 from app.games.core import CHANCE, play_out
 from app.games.stratego_junior import RandomBot, StrategoBot, StrategoJunior
 
@@ -108,19 +107,7 @@ def bench_decisions(decisions: int, repeats: int = 3) -> tuple[float, float, flo
                 positions.append((RULES.bot_observation(state, seat), RULES.legal_actions(state, seat)))
             state, _ = RULES.apply(state, {p: rng.choice(RULES.legal_actions(state, p)) for p in to_act})
     rng = random.Random(3)
-    best_times = []
-    worst_single = 0.0
-    for observation, legal in positions:
-        runs = []
-        for _ in range(repeats):
-            t0 = time.process_time()
-            bot.choose(observation, legal, rng)
-            runs.append((time.process_time() - t0) * 1000)
-        best_times.append(min(runs))
-        worst_single = max(worst_single, *runs)
-    best_times.sort()
-    p99 = best_times[int(0.99 * (len(best_times) - 1))]
-    return statistics.fmean(best_times), p99, best_times[-1], worst_single
+    return time_decisions(bot, positions, rng, repeats, clock=time.process_time)
 
 
 def duel(variant: str, games: int, seed: int = 1000) -> tuple[int, int, float]:
