@@ -37,5 +37,11 @@ test: $(TEST_STAMP)
 bench: setup
 	$(BIN)/python -m bench
 
+# ruff (lint rules and formatting) and mypy (strict on app/games, checked on the rest of app)
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check app tests bench scripts migrations
+	$(BIN)/ruff format --check app tests bench scripts migrations
+	$(BIN)/mypy
+
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -1,20 +1,32 @@
-"""Default implementations shared by the games (a mixin, not part of the contract)."""
+"""Defaults for the engine contract, shared by the games (a base class, not part of the contract).
+
+A game subclasses ``BaseRules[State, Action]``, sets its class facts (``name``, ``title``,
+``min_players``, ``max_players``, ``default_options``, ``information``, ``actions``) and implements
+the pure methods that are its rules (``initial_state``, ``to_act``, ``legal_actions``, ``apply``,
+``sample_chance``, ``outcome``, ``observe``, ``encode_state``, ``decode_state``). Everything else
+has a default here that a game overrides where its rules differ.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
-from .errors import BadOptions
-from .rules import CHANCE
+from .actions import Action, ActionCodec
+from .errors import BadAction, BadOptions
+from .rules import CHANCE, JSON, Outcome
 
-JSON = Any
+S = TypeVar("S")
+A = TypeVar("A", bound=Action)
 
 
-class BaseRules:
-    """Defaults for :class:`~app.games.core.rules.Rules`: option checking, action visibility and a
-    timeout policy that asks the game's strongest bot."""
+class BaseRules(Generic[S, A]):
+    """Defaults for :class:`~app.games.core.rules.Rules`: option checking, the action codec,
+    action visibility, resignation and a timeout policy that asks the game's strongest bot.
+
+    Stateless: an instance holds only what its constructor was given (card data), never a cache.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -27,6 +39,14 @@ class BaseRules:
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {}
     #: option sets the conformance suite runs besides the defaults
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = ()
+    #: ``"perfect"`` or ``"imperfect"``; imperfect games must override :meth:`secrets`
+    information: ClassVar[str] = "imperfect"
+    #: seconds per turn for a new match unless its creator chooses another
+    default_turn_seconds: ClassVar[int] = 60
+    #: the game's action classes (encode/decode dispatch on them)
+    actions: ClassVar[ActionCodec[Any]]
+
+    # ------------------------------------------------------------------ options and players
 
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Fill defaults and check types against them.
@@ -53,43 +73,85 @@ class BaseRules:
     def check_players(self, num_players: int) -> None:
         """:raises BadOptions: ``num_players`` outside ``[min_players, max_players]``."""
         if not (self.min_players <= num_players <= self.max_players):
-            raise BadOptions(
-                f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}"
-            )
+            raise BadOptions(f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}")
 
-    def is_legal(self, state: Any, seat: int, action: Any) -> bool:
+    # ------------------------------------------------------------------ the rules a game writes
+
+    def to_act(self, state: S) -> frozenset[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: S, seat: int) -> Sequence[A]:
+        raise NotImplementedError
+
+    def observe(self, state: S, viewer: int | None) -> dict[str, JSON]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ defaults
+
+    def is_legal(self, state: S, seat: int, action: A) -> bool:
         """Membership in ``legal_actions`` (games with unlistable choices override this)."""
-        return action in self.legal_actions(state, seat)  # type: ignore[attr-defined]
+        return action in self.legal_actions(state, seat)
 
     def validate_deck(self, data: JSON) -> JSON:
         """Games without decks refuse every deck.
 
         :raises BadAction: always, here.
         """
-        from .errors import BadAction
-
         raise BadAction(f"{self.name} has no decks")
 
-    def action_visible_to(self, state: Any, seat: int, action: Any) -> frozenset[int] | None:
+    def action_visible_to(self, state: S, seat: int, action: A) -> frozenset[int] | None:
         """Chance outcomes are secret (shuffles); simultaneous choices are seen only by their seat;
         everything else is public. Games with public chance (dice) override this."""
         if seat == CHANCE:
             return frozenset()
-        if len(self.to_act(state)) > 1:  # type: ignore[attr-defined]
+        if len(self.to_act(state)) > 1:
             return frozenset({seat})
         return None
 
-    def bot_observation(self, state: Any, seat: int) -> dict[str, JSON]:
-        """``observe(state, seat)``; games with memory (revealed pieces) add it."""
-        return self.observe(state, seat)  # type: ignore[attr-defined]
+    def resign(self, state: S, seat: int) -> Outcome | None:
+        """Two seats: the resigning seat loses, the other wins. More seats: ``None``, the game goes
+        on and the computer plays the seat (games with teams or other rules override this)."""
+        if self.num_players(state) == 2:
+            return Outcome.resignation(seat, 2)
+        return None
 
-    def timeout_action(self, state: Any, seat: int, rng: random.Random) -> Any:
+    def num_players(self, state: S) -> int:
+        """How many seats ``state`` has (default: ``state.num_players``, else the minimum)."""
+        return int(getattr(state, "num_players", self.min_players))
+
+    def secrets(self, state: S, viewer: int | None) -> Sequence[str]:
+        """No secrets: right only for games of perfect information (the conformance suite fails an
+        imperfect-information game that keeps this default)."""
+        return ()
+
+    def catalog(self) -> dict[str, JSON]:
+        """No card list."""
+        return {}
+
+    def bot_observation(self, state: S, seat: int) -> dict[str, JSON]:
+        """``observe(state, seat)``; games with memory (revealed pieces) add it."""
+        return self.observe(state, seat)
+
+    def timeout_action(self, state: S, seat: int, rng: random.Random) -> A:
         """Ask the game's strongest bot, from ``seat``'s bot observation only."""
         from .registry import make_bot
 
         bot = make_bot(self.name)
         observation = self.bot_observation(state, seat)
-        return bot.choose(observation, self.legal_actions(state, seat), rng)  # type: ignore[attr-defined]
+        action: A = bot.choose(observation, self.legal_actions(state, seat), rng)
+        return action
+
+    def encode_action(self, action: A) -> JSON:
+        """``{key: value}`` through the game's :attr:`actions` codec."""
+        return self.actions.encode(action)
+
+    def decode_action(self, obj: JSON) -> A:
+        """Parse a wire action through the game's :attr:`actions` codec.
+
+        :raises BadAction: not the shape of any action of this game.
+        """
+        action: A = self.actions.decode(obj)
+        return action
 
 
 def _same_kind(default: JSON, value: JSON) -> bool:

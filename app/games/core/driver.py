@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,8 +40,40 @@ class Step:
     applied: bool = False  #: True when the engine's ``apply`` ran (the state changed)
 
 
-def submit(rules: Any, state: Any, pending: Mapping[int, Any], seat: int, action: Any) -> Step:
+class LegalMemo:
+    """The legal actions of the last state asked about, per seat: the driver's memo, so one step
+    of a playout or a write lists a state's legal actions once (for the policy, the legality check
+    and the snapshot), while states and rules stay free of caches.
+
+    Holds a reference to the state it remembers, so an ``id`` is never reused while it is kept.
+    """
+
+    __slots__ = ("_state", "_legal")
+
+    def __init__(self) -> None:
+        self._state: Any = None
+        self._legal: dict[int, Sequence[Any]] = {}
+
+    def legal(self, rules: Any, state: Any, seat: int) -> Sequence[Any]:
+        """``rules.legal_actions(state, seat)``, listed once per state and seat."""
+        if state is not self._state:
+            self._state, self._legal = state, {}
+        found = self._legal.get(seat)
+        if found is None:
+            found = self._legal[seat] = rules.legal_actions(state, seat)
+        return found
+
+    def is_legal(self, rules: Any, state: Any, seat: int, action: Any) -> bool:
+        """Listed, or accepted by ``rules.is_legal`` (choices too many to list, such as setups)."""
+        return action in self.legal(rules, state, seat) or rules.is_legal(state, seat, action)
+
+
+def submit(
+    rules: Any, state: Any, pending: Mapping[int, Any], seat: int, action: Any, memo: LegalMemo | None = None
+) -> Step:
     """Submit ``seat``'s ``action`` (a game value, already decoded).
+
+    :param memo: where the legal actions of ``state`` may already be listed (optional).
 
     :returns: a :class:`Step`; when other simultaneous seats have still to choose, the state is
         unchanged and the choice is kept in ``pending``.
@@ -56,7 +88,9 @@ def submit(rules: Any, state: Any, pending: Mapping[int, Any], seat: int, action
         raise NotYourTurn(f"seat {seat} is not to act (to act: {sorted(to_act)})")
     if seat in pending:
         raise NotYourTurn(f"seat {seat} has already chosen this turn")
-    if seat != CHANCE and not rules.is_legal(state, seat, action):
+    if seat != CHANCE and not (
+        rules.is_legal(state, seat, action) if memo is None else memo.is_legal(rules, state, seat, action)
+    ):
         raise IllegalAction(f"{rules.encode_action(action)!r} is not a legal action for seat {seat}")
     chosen = {**pending, seat: action}
     if set(chosen) != set(to_act):
@@ -77,11 +111,12 @@ def chance_rng(seed: str, version: int) -> random.Random:
 Policy = Callable[[Any, int, random.Random], Any]
 
 
-def random_policy(rules: Any) -> Policy:
+def random_policy(rules: Any, memo: LegalMemo | None = None) -> Policy:
     """A policy that picks uniformly among the legal actions."""
+    memo = memo or LegalMemo()
 
     def policy(state: Any, seat: int, rng: random.Random) -> Any:
-        return rng.choice(list(rules.legal_actions(state, seat)))
+        return rng.choice(memo.legal(rules, state, seat))
 
     return policy
 
@@ -103,7 +138,8 @@ def play_out(
     rng = rng or random.Random(0)
     if state is None:
         state = rules.initial_state(num_players, rules.normalize_options(options or {}))
-    default = random_policy(rules)
+    memo = LegalMemo()
+    default = random_policy(rules, memo)
     policies = policies or {}
     log: list[Record] = []
     pending: dict[int, Any] = {}
@@ -119,7 +155,7 @@ def play_out(
             else:
                 action = policies.get(seat, default)(state, seat, rng)
             log.append(Record(seat, rules.encode_action(action)))
-            step = submit(rules, state, pending, seat, action)
+            step = submit(rules, state, pending, seat, action, memo)
             state, pending = step.state, step.pending
             if step.applied:
                 break

@@ -1,35 +1,69 @@
 """Registry of games by id (after python-chess's ``VARIANTS`` table and OpenSpiel's
-``pyspiel.load_game``)."""
+``pyspiel.load_game``).
+
+A game registers one :class:`~app.games.core.rules.Rules` object, the bots it offers, and, where
+its variants play by different rules (Stratego Junior's Quest and Victory), one ``Rules`` object per
+variant chosen by a match option. :func:`get_rules` with a match's options returns the rules that
+match plays by.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import BadOptions
+from .rules import JSON, Bot, Rules
 
-_GAMES: dict[str, Any] = {}
-_BOTS: dict[str, dict[str, Callable[[], Any]]] = {}
+AnyRules = Rules[Any, Any]
+BotFactory = Callable[[], Bot]
 
 
-def register(rules: Any, bots: dict[str, Callable[[], Any]] | None = None) -> Any:
-    """Register a :class:`~app.games.core.rules.Rules` instance under ``rules.name``.
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """One registered game.
 
-    :param bots: bot level name -> factory, strongest last; the first is the easy level.
-    :raises ValueError: the name is already taken.
+    :param rules: the game's rules (for variants: the default variant's).
+    :param bots: bot level -> factory, easiest first.
+    :param variant_option: the match option that picks a variant (``"variant"``), or ``None``.
+    :param variants: option value -> that variant's rules.
+    """
+
+    rules: AnyRules
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)
+    variant_option: str | None = None
+    variants: Mapping[str, AnyRules] = field(default_factory=dict)
+
+
+_GAMES: dict[str, GameEntry] = {}
+
+
+def register(
+    rules: AnyRules,
+    bots: Mapping[str, BotFactory] | None = None,
+    *,
+    variant_option: str | None = None,
+    variants: Mapping[str, AnyRules] | None = None,
+) -> AnyRules:
+    """Register a game under ``rules.name``.
+
+    :param bots: bot level name -> factory, easiest first, strongest last.
+    :param variant_option: with ``variants``, the option whose value picks the rules.
+    :param variants: option value -> rules of that variant (each with ``name == rules.name``).
+    :returns: ``rules``.
+    :raises ValueError: the name is already taken, or a variant has another name.
     """
     if rules.name in _GAMES:
         raise ValueError(f"game {rules.name!r} registered twice")
-    _GAMES[rules.name] = rules
-    _BOTS[rules.name] = dict(bots or {})
+    for variant in (variants or {}).values():
+        if variant.name != rules.name:
+            raise ValueError(f"variant of {rules.name!r} is named {variant.name!r}")
+    _GAMES[rules.name] = GameEntry(rules, dict(bots or {}), variant_option, dict(variants or {}))
     return rules
 
 
-def get_rules(name: str) -> Any:
-    """The rules of game ``name``.
-
-    :raises BadOptions: unknown game id.
-    """
+def _entry(name: str) -> GameEntry:
     _load_builtin()
     try:
         return _GAMES[name]
@@ -37,25 +71,43 @@ def get_rules(name: str) -> Any:
         raise BadOptions(f"unknown game {name!r}; known: {sorted(_GAMES)}") from None
 
 
-def all_games() -> dict[str, Any]:
-    """Every registered game, by id."""
+def get_rules(name: str, options: Mapping[str, JSON] | None = None) -> AnyRules:
+    """The rules of game ``name``; with a match's ``options``, the rules of its variant.
+
+    :raises BadOptions: unknown game id, or an unknown variant.
+    """
+    entry = _entry(name)
+    if options is None or entry.variant_option is None or entry.variant_option not in options:
+        return entry.rules
+    value = options[entry.variant_option]
+    try:
+        return entry.variants[value]
+    except (KeyError, TypeError):
+        raise BadOptions(f"{name}: unknown {entry.variant_option} {value!r}; known: {sorted(entry.variants)}") from None
+
+
+def game_variants(name: str) -> dict[str, AnyRules]:
+    """Variant value -> rules for game ``name`` (empty when it has one set of rules)."""
+    return dict(_entry(name).variants)
+
+
+def all_games() -> dict[str, AnyRules]:
+    """Every registered game, by id (each game's default rules)."""
     _load_builtin()
-    return dict(_GAMES)
+    return {name: entry.rules for name, entry in _GAMES.items()}
 
 
 def bot_levels(name: str) -> list[str]:
     """The bot levels game ``name`` offers, easiest first."""
-    _load_builtin()
-    return list(_BOTS.get(name, {}))
+    return list(_entry(name).bots)
 
 
-def make_bot(name: str, level: str | None = None) -> Any:
+def make_bot(name: str, level: str | None = None) -> Bot:
     """A new bot for game ``name`` at ``level`` (default: the strongest).
 
-    :raises BadOptions: unknown game or level.
+    :raises BadOptions: unknown game or level, or a game without a computer player.
     """
-    _load_builtin()
-    bots = _BOTS.get(name) or {}
+    bots = _entry(name).bots
     if not bots:
         raise BadOptions(f"game {name!r} has no computer player")
     if level is None:

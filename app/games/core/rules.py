@@ -89,12 +89,17 @@ class Outcome:
     :param reason: a short snake_case termination, e.g. ``"score_50"``, ``"flag_captured"``,
         ``"resigned"``, ``"turn_cap"``.
     :param ranks: per seat, 1 = best; equal ranks for ties. Defaults from ``results``.
+    :param teams: per seat, its team (seats of one team share it; numbered from 0). Defaults to
+        one team per seat (free-for-all). Seats of one team have one result and one rank.
+    :param resigned: seats that resigned before the end (their result is a loss).
     """
 
     results: tuple[str, ...]
     scores: tuple[float, ...] = ()
     reason: str = ""
     ranks: tuple[int, ...] = ()
+    teams: tuple[int, ...] = ()
+    resigned: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         for r in self.results:
@@ -104,6 +109,10 @@ class Outcome:
             order = {"win": 1, "draw": 2, "loss": 3}
             distinct = sorted({order[r] for r in self.results})
             object.__setattr__(self, "ranks", tuple(distinct.index(order[r]) + 1 for r in self.results))
+        if not self.teams:
+            object.__setattr__(self, "teams", tuple(range(len(self.results))))
+        if len(self.ranks) != len(self.results) or len(self.teams) != len(self.results):
+            raise ValueError("results, ranks and teams need one entry per seat")
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -111,12 +120,15 @@ class Outcome:
         return tuple(i for i, r in enumerate(self.results) if r == "win")
 
     def to_json(self) -> dict[str, JSON]:
-        """JSON form stored with the match and sent to clients."""
+        """JSON form stored with the match and sent to clients: ``{"results", "scores", "reason",
+        "ranks", "teams", "resigned"}``."""
         return {
             "results": list(self.results),
             "scores": list(self.scores),
             "reason": self.reason,
             "ranks": list(self.ranks),
+            "teams": list(self.teams),
+            "resigned": sorted(self.resigned),
         }
 
     @classmethod
@@ -127,6 +139,24 @@ class Outcome:
             scores=tuple(obj.get("scores", ())),
             reason=obj.get("reason", ""),
             ranks=tuple(obj.get("ranks", ())),
+            teams=tuple(obj.get("teams", ())),
+            resigned=frozenset(obj.get("resigned", ())),
+        )
+
+    @classmethod
+    def resignation(cls, seat: int, num_players: int, teams: tuple[int, ...] = ()) -> Outcome:
+        """The end when ``seat`` resigns and its resignation ends the game: its team loses, every
+        other seat wins (reason ``"resigned"``).
+
+        :param teams: per seat, its team (default: one per seat).
+        """
+        teams = teams or tuple(range(num_players))
+        loser = teams[seat]
+        return cls(
+            results=tuple("loss" if teams[s] == loser else "win" for s in range(num_players)),
+            reason="resigned",
+            teams=teams,
+            resigned=frozenset({seat}),
         )
 
 
@@ -143,8 +173,13 @@ class Rules(Protocol, Generic[S, A]):
     max_players: ClassVar[int]
     #: match options the game accepts, with defaults; validated by :meth:`normalize_options`.
     default_options: ClassVar[Mapping[str, JSON]]
-    #: other option sets (variants, levels) the shared conformance suite also runs; optional
+    #: other option sets (variants, levels) the shared conformance suite also runs
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]]
+    #: ``"perfect"`` (every seat sees the whole state) or ``"imperfect"`` (hidden cards, pieces,
+    #: choices: :meth:`secrets` must then name them, and the conformance suite checks it does)
+    information: ClassVar[str]
+    #: the turn time a new match gets unless its creator chooses another, in seconds
+    default_turn_seconds: ClassVar[int]
 
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Check match options and fill defaults.
@@ -227,6 +262,26 @@ class Rules(Protocol, Generic[S, A]):
     def timeout_action(self, state: S, seat: int, rng: random.Random) -> A:
         """The action the computer plays for ``seat`` whose clock ran out; decided from that
         seat's observation only."""
+        ...
+
+    def resign(self, state: S, seat: int) -> Outcome | None:
+        """What happens when ``seat`` resigns now: the :class:`Outcome` that ends the game, or
+        ``None`` when the game goes on without that player (the computer then plays the seat to
+        the end, and the player's result is what the seat finally gets).
+
+        A two-player game ends (:meth:`Outcome.resignation`); a game of more seats usually goes on.
+        """
+        ...
+
+    def secrets(self, state: S, viewer: int | None) -> Sequence[str]:
+        """The hidden-information declaration: JSON fragments of ``state`` that must never appear
+        in ``viewer``'s serialised observation (deck orders, other seats' hands, unrevealed
+        pieces). Empty for a game of perfect information."""
+        ...
+
+    def catalog(self) -> dict[str, JSON]:
+        """The game's card, rune or piece list for the rules pages and the browser (JSON-safe);
+        ``{}`` when the game has none."""
         ...
 
     def encode_action(self, action: A) -> JSON:
