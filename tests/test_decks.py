@@ -34,8 +34,10 @@ def test_game_without_decks_refuses(client):
     a = _login(client, "alice")
     r = client.post("/api/decks", json={"game": "battle_runes", "name": "x", "data": {}}, headers=a)
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_deck"
+    assert r.json()["error"]["params"] == {"game": "battle_runes"}
     r = client.post("/api/decks", json={"game": "chess", "name": "x", "data": {}}, headers=a)
     assert r.status_code == 404
+    assert r.json()["error"] | {"message": ""} == {"code": "not_found", "message": "", "params": {"game": "chess"}}
 
 
 def test_deck_lifecycle(client, runes_take_decks):
@@ -50,6 +52,7 @@ def test_deck_lifecycle(client, runes_take_decks):
     # names are unique per user and game
     r = client.post("/api/decks", json=body, headers=a)
     assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    assert r.json()["error"]["params"] == {"game": "battle_runes", "name": "Fire line"}
     assert client.post("/api/decks", json=body, headers=b).status_code == 201
     # the game's rules check the contents, on create and on update
     bad = {**body, "name": "bad", "data": {"favourites": ["S1"]}}
@@ -59,8 +62,17 @@ def test_deck_lifecycle(client, runes_take_decks):
     assert r.status_code == 422
     r = client.put(f"/api/decks/{deck['id']}", json={"name": "Water line"}, headers=a)
     assert r.status_code == 200 and r.json()["name"] == "Water line"
+    # renaming onto another of your decks' names is refused too, and changes nothing
+    r = client.post("/api/decks", json={**body, "name": "Earth line"}, headers=a)
+    assert r.status_code == 201, r.text
+    earth = r.json()
+    r = client.put(f"/api/decks/{earth['id']}", json={"name": "Water line"}, headers=a)
+    assert r.status_code == 409 and r.json()["error"]["params"] == {"game": "battle_runes", "name": "Water line"}
+    assert client.get(f"/api/decks/{earth['id']}", headers=a).json()["name"] == "Earth line"
+    assert client.delete(f"/api/decks/{earth['id']}", headers=a).status_code == 204
     # private to the owner
-    assert client.get(f"/api/decks/{deck['id']}", headers=b).status_code == 404
+    r = client.get(f"/api/decks/{deck['id']}", headers=b)
+    assert r.status_code == 404 and r.json()["error"]["params"] == {"deck_id": deck["id"]}
     assert client.delete(f"/api/decks/{deck['id']}", headers=b).status_code == 404
     assert [d["name"] for d in client.get("/api/decks?game=battle_runes", headers=a).json()["decks"]] == [
         "Water line"

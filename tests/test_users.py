@@ -59,6 +59,7 @@ def assert_error(response, status: int, code: str) -> dict:
     error = response.json()["error"]
     assert error["code"] == code
     assert error["message"]
+    assert isinstance(error["params"], dict)
     return error
 
 
@@ -118,6 +119,7 @@ def test_taken_name_is_case_insensitive(client, again):
     assert register(client, "Alice").status_code == 201
     error = assert_error(register(client, again, "another password"), 409, "name_taken")
     assert "taken" in error["message"]
+    assert error["params"] == {"name": again.strip()}
     assert db(client, lambda s: s.scalar(select(func.count()).select_from(User))) == 1
 
 
@@ -129,18 +131,19 @@ def test_name_is_stored_as_typed(client):
 
 
 @pytest.mark.parametrize(
-    ("password", "words"),
+    ("password", "words", "params"),
     [
-        ("short", "at least 8"),
-        ("", "at least 8"),
-        ("aaaaaaaaaaaa", "one character repeated"),
-        ("alice_99", "same as the name"),
-        ("ALICE_99", "same as the name"),
+        ("short", "at least 8", {"reason": "too_short", "min": 8}),
+        ("", "at least 8", {"reason": "too_short", "min": 8}),
+        ("aaaaaaaaaaaa", "one character repeated", {"reason": "repeated"}),
+        ("alice_99", "same as the name", {"reason": "same_as_name"}),
+        ("ALICE_99", "same as the name", {"reason": "same_as_name"}),
     ],
 )
-def test_weak_password(client, password, words):
+def test_weak_password(client, password, words, params):
     error = assert_error(register(client, "alice_99", password), 422, "weak_password")
     assert words in error["message"]
+    assert error["params"] == params  # what a page needs to say it in its own words
     assert_error(login(client, "alice_99", password), 401, "bad_credentials")  # nothing was created
 
 
@@ -148,6 +151,13 @@ def test_weak_password(client, password, words):
 def test_bad_name(client, name):
     error = assert_error(register(client, name), 422, "bad_name")
     assert "3-24 characters" in error["message"]
+    params = error["params"]
+    assert (params["min"], params["max"]) == (3, 24)
+    length = len(name.strip())
+    if 3 <= length <= 24:
+        assert params == {"reason": "characters", "min": 3, "max": 24}
+    else:
+        assert params == {"reason": "length", "length": length, "min": 3, "max": 24}
 
 
 def test_edge_names_accepted(client):
@@ -157,7 +167,9 @@ def test_edge_names_accepted(client):
 
 
 def test_malformed_body_is_a_validation_error(client):
-    assert_error(client.post("/api/auth/register", json={"name": "alice"}), 422, "validation_error")
+    error = assert_error(client.post("/api/auth/register", json={"name": "alice"}), 422, "validation_error")
+    assert error["params"]["field"] == "password"
+    assert [(e["field"], e["type"]) for e in error["params"]["errors"]] == [("password", "missing")]
     assert_error(client.post("/api/auth/login", json={"name": "a", "password": "x" * 10_000}), 422, "validation_error")
 
 
@@ -301,7 +313,7 @@ def test_login_rate_limit(limited_client):
     error = assert_error(r, 429, "rate_limited")
     retry = int(r.headers["retry-after"])
     assert 1 <= retry <= 60
-    assert error["retry_after"] == retry
+    assert error["params"] == {"retry_after": retry}
     assert_error(client.post("/api/auth/token", json={"name": "Alice", "password": PASSWORD}), 429, "rate_limited")
     # the address is used up, whatever the name
     assert_error(login(client, "someone_else"), 429, "rate_limited")

@@ -1,71 +1,139 @@
-"""JSON errors: every failure under ``/api`` is ``{"error": {"code", "message"}}`` with the right
-status code (DESIGN.md section 4)."""
+"""JSON errors of the HTTP edge: every failure under ``/api`` is
+``{"error": {"code", "message", "params"}}`` with the status :data:`HTTP_STATUS` gives its code.
+
+The one code -> HTTP status map lives here, and the exception handlers that render
+:class:`app.errors.DomainError`, the framework's HTTP errors, request validation errors and
+unexpected exceptions in that shape. ``code`` is one of :class:`app.errors.ErrorCode`; ``params``
+holds the values a page needs to render the words itself (``message`` is English for developers).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.matches.errors import MatchError
+from app.errors import DomainError, ErrorCode, JsonValue
+from app.logging import get_logger
 
+log = get_logger(__name__)
 
-class ApiError(Exception):
-    """An error with a stable ``code`` for clients.
+#: error code -> HTTP status, for every code of :class:`app.errors.ErrorCode`
+HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
+    ErrorCode.BAD_MESSAGE: 400,
+    ErrorCode.VALIDATION_ERROR: 422,
+    ErrorCode.BAD_REQUEST: 400,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.CONFLICT: 409,
+    ErrorCode.ERROR: 400,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.INTERNAL_ERROR: 500,
+    ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.NAME_TAKEN: 409,
+    ErrorCode.BAD_NAME: 422,
+    ErrorCode.WEAK_PASSWORD: 422,
+    ErrorCode.BAD_CREDENTIALS: 401,
+    ErrorCode.BAD_DECK: 422,
+    ErrorCode.BAD_OPTIONS: 422,
+    ErrorCode.TOO_MANY_MATCHES: 429,
+    ErrorCode.NOT_WAITING: 409,
+    ErrorCode.MATCH_FULL: 409,
+    ErrorCode.ALREADY_JOINED: 409,
+    ErrorCode.NOT_STARTED: 409,
+    ErrorCode.NOT_FINISHED: 409,
+    ErrorCode.STALE_VERSION: 409,
+    ErrorCode.ILLEGAL_ACTION: 409,
+    ErrorCode.NOT_YOUR_TURN: 409,
+    ErrorCode.GAME_OVER: 409,
+}
 
-    :param status: HTTP status code.
-    :param code: snake_case error code, e.g. ``"name_taken"``.
-    :param message: a sentence for people.
-    """
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.extra = status, code, message, extra
-
-
-def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """The JSON body of an error."""
-    return {"error": {"code": code, "message": message, **extra}}
-
-
-_STATUS_CODES = {
-    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 409: "conflict", 429: "rate_limited",
+#: HTTP status of an error the framework raised (unknown path, wrong method, ...) -> error code;
+#: any other status gets ``error`` with ``params.status``
+_FRAMEWORK_CODES: Final[Mapping[int, ErrorCode]] = {
+    400: ErrorCode.BAD_REQUEST,
+    401: ErrorCode.UNAUTHORIZED,
+    403: ErrorCode.FORBIDDEN,
+    404: ErrorCode.NOT_FOUND,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
+    409: ErrorCode.CONFLICT,
+    429: ErrorCode.RATE_LIMITED,
 }
 
 
+def http_status(code: str) -> int:
+    """The HTTP status of error ``code`` (e.g. ``"stale_version"`` -> 409).
+
+    :raises ValueError: ``code`` is not in :class:`app.errors.ErrorCode`.
+    """
+    return HTTP_STATUS[ErrorCode(code)]
+
+
+def error_body(error: DomainError) -> dict[str, Any]:
+    """``{"error": {"code", "message", "params"}}``: the JSON body of an error response."""
+    return {"error": error.to_dict()}
+
+
+def error_response(error: DomainError, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """The response for ``error``: its body and status; ``rate_limited`` with
+    ``params.retry_after`` (seconds) also gets a ``Retry-After`` header."""
+    all_headers = dict(headers or {})
+    retry_after = error.params.get("retry_after")
+    if error.code == ErrorCode.RATE_LIMITED and retry_after is not None:
+        all_headers["Retry-After"] = str(retry_after)
+    return JSONResponse(error_body(error), HTTP_STATUS[error.code], headers=all_headers or None)
+
+
+def validation_error(errors: Sequence[Any]) -> DomainError:
+    """The ``validation_error`` for pydantic/FastAPI ``errors`` (``RequestValidationError.errors()``).
+
+    :returns: a :class:`DomainError` whose ``params`` are ``{"field", "errors": [{"field", "loc",
+        "type", "ctx", "message"}]}``: ``field`` is the dotted path inside the body, path or query
+        (``"name"``, ``"options.turn_seconds"``), ``type`` pydantic's error code
+        (``"missing"``, ``"string_too_long"``), ``ctx`` its values (``{"max_length": 60}``).
+    """
+    details: list[dict[str, JsonValue]] = []
+    for e in errors:
+        loc = [p if isinstance(p, int) else str(p) for p in e.get("loc", ())]
+        ctx = {str(k): v if isinstance(v, str | int | float | bool) or v is None else str(v)
+               for k, v in (e.get("ctx") or {}).items()}
+        details.append({
+            "field": ".".join(str(p) for p in loc[1:]),
+            "loc": list(loc),
+            "type": str(e.get("type", "")),
+            "ctx": ctx,
+            "message": str(e.get("msg", "")),
+        })
+    first = details[0] if details else {"field": "", "message": "invalid request"}
+    message = f"{first['field'] or 'body'}: {first['message']}"
+    return DomainError(ErrorCode.VALIDATION_ERROR, message, params={"field": first["field"], "errors": details})
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Render :class:`ApiError`, HTTP errors and validation errors as JSON error bodies."""
+    """Render :class:`DomainError`, HTTP errors, validation errors and unexpected exceptions
+    (500 ``internal_error``, logged, no detail sent) as JSON error bodies."""
 
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
-        return JSONResponse(error_body(exc.code, exc.message, **exc.extra), exc.status, headers=headers)
-
-    @app.exception_handler(MatchError)
-    async def _match_error(request: Request, exc: MatchError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message), exc.status)
+    @app.exception_handler(DomainError)
+    async def _domain_error(request: Request, exc: DomainError) -> JSONResponse:
+        return error_response(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = _STATUS_CODES.get(exc.status_code, "error")
-        return JSONResponse(error_body(code, str(exc.detail)), exc.status_code, headers=exc.headers)
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        from app.logging import get_logger
-
-        get_logger(__name__).error("unhandled error", path=request.url.path, exc_info=exc)
-        return JSONResponse(error_body("internal_error", "something went wrong on the server"), 500)
+        code = _FRAMEWORK_CODES.get(exc.status_code, ErrorCode.ERROR)
+        params: dict[str, JsonValue] = {"status": exc.status_code} if code == ErrorCode.ERROR else {}
+        body = error_body(DomainError(code, str(exc.detail), params=params))
+        return JSONResponse(body, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [
-            {"loc": [str(p) for p in e.get("loc", ())], "msg": e.get("msg", "")} for e in exc.errors()
-        ]
-        first = details[0] if details else {"loc": [], "msg": "invalid request"}
-        message = f"{'.'.join(first['loc'][1:]) or 'body'}: {first['msg']}"
-        return JSONResponse(error_body("validation_error", message, details=details), 422)
+        return error_response(validation_error(exc.errors()))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error", path=request.url.path, exc_info=exc)
+        return error_response(DomainError(ErrorCode.INTERNAL_ERROR, "something went wrong on the server"))

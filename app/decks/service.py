@@ -8,9 +8,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.errors import ApiError
 from app.db.base import utcnow
 from app.decks.models import Deck
+from app.errors import DomainError, ErrorCode
 from app.games.core import GameError, all_games
 
 
@@ -25,16 +25,17 @@ def deck_json(deck: Deck) -> dict[str, Any]:
 def validate(game: str, data: dict[str, Any]) -> dict[str, Any]:
     """The game's normal form of ``data``.
 
-    :raises ApiError: 404 ``not_found`` for an unknown game, 422 ``bad_deck`` for a deck the
-        game's rules refuse (the message says why).
+    :raises DomainError: ``not_found`` for an unknown game, ``bad_deck`` for a deck the game's
+        rules refuse (the message says why); ``params``: ``{"game"}``.
     """
     rules = all_games().get(game)
     if rules is None:
-        raise ApiError(404, "not_found", f"no game {game!r}")
+        raise DomainError(ErrorCode.NOT_FOUND, f"no game {game!r}", params={"game": game})
     try:
-        return rules.validate_deck(data)
+        normal: dict[str, Any] = rules.validate_deck(data)
     except GameError as exc:
-        raise ApiError(422, "bad_deck", str(exc)) from None
+        raise DomainError(ErrorCode.BAD_DECK, str(exc), params={"game": game}) from None
+    return normal
 
 
 async def list_decks(session: AsyncSession, user_id: int, game: str | None = None) -> list[Deck]:
@@ -46,25 +47,37 @@ async def list_decks(session: AsyncSession, user_id: int, game: str | None = Non
 
 
 async def get_deck(session: AsyncSession, user_id: int, deck_id: int) -> Deck:
-    """One of the user's decks. :raises ApiError: 404 when missing or someone else's."""
+    """One of the user's decks.
+
+    :raises DomainError: ``not_found`` (``params``: ``{"deck_id"}``) when missing or someone else's.
+    """
     deck = await session.get(Deck, deck_id)
     if deck is None or deck.user_id != user_id:
-        raise ApiError(404, "not_found", f"no deck {deck_id}")
+        raise DomainError(ErrorCode.NOT_FOUND, f"no deck {deck_id}", params={"deck_id": deck_id})
     return deck
 
 
 async def save(session: AsyncSession, deck: Deck) -> Deck:
-    """Flush and commit. :raises ApiError: 409 ``name_taken`` for a duplicate name."""
+    """Flush and commit.
+
+    :raises DomainError: ``name_taken`` (``params``: ``{"game", "name"}``) for a duplicate name.
+    """
+    game, name = deck.game, deck.name  # read before the rollback expires them
     try:
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise ApiError(409, "name_taken", f"you already have a {deck.game} deck named {deck.name!r}") from None
+        raise DomainError(
+            ErrorCode.NAME_TAKEN, f"you already have a {game} deck named {name!r}", params={"game": game, "name": name}
+        ) from None
     return deck
 
 
 async def create_deck(session: AsyncSession, user_id: int, game: str, name: str, data: dict[str, Any]) -> Deck:
-    """Validate and store a new deck."""
+    """Validate and store a new deck.
+
+    :raises DomainError: ``not_found``, ``bad_deck`` (see :func:`validate`), ``name_taken``.
+    """
     deck = Deck(user_id=user_id, game=game, name=name.strip(), data=validate(game, data))
     session.add(deck)
     return await save(session, deck)
@@ -73,7 +86,10 @@ async def create_deck(session: AsyncSession, user_id: int, game: str, name: str,
 async def update_deck(
     session: AsyncSession, user_id: int, deck_id: int, name: str | None, data: dict[str, Any] | None
 ) -> Deck:
-    """Rename and/or replace the contents (validated again)."""
+    """Rename and/or replace the contents (validated again).
+
+    :raises DomainError: ``not_found``, ``bad_deck``, ``name_taken``.
+    """
     deck = await get_deck(session, user_id, deck_id)
     if name is not None:
         deck.name = name.strip()
@@ -84,6 +100,6 @@ async def update_deck(
 
 
 async def delete_deck(session: AsyncSession, user_id: int, deck_id: int) -> None:
-    """Delete one of the user's decks."""
+    """Delete one of the user's decks. :raises DomainError: ``not_found``."""
     await session.delete(await get_deck(session, user_id, deck_id))
     await session.commit()

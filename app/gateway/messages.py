@@ -10,25 +10,35 @@ Client → server frames (JSON text, at most ``ws_max_frame_bytes``):
 ``ping``   ``{"type": "ping"}``: answered with ``{"type": "pong"}``
 ========  ==========================================================================
 
-Anything else is refused with a ``bad_message`` error frame; the connection stays open.
+Anything else is refused with a ``bad_message`` error frame (:mod:`app.gateway.frames`); the
+connection stays open.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
+
+from app.errors import DomainError, ErrorCode, JsonValue
 
 MAX_ACK_LENGTH = 64
 MAX_INT = 2**31 - 1  #: versions are 32-bit database integers
 
 
-class BadFrame(ValueError):
-    """A frame that is not one of the messages above (``code`` is the wire code)."""
+class BadFrame(DomainError):
+    """A frame that is not one of the messages above: the domain error ``bad_message``.
 
-    def __init__(self, message: str, ack: str | None = None, code: str = "bad_message") -> None:
-        super().__init__(message)
-        self.ack, self.code = ack, code
+    :param message: English, for developers.
+    :param ack: the frame's ``ack`` when it could be read, so the error frame answers it.
+    :param reason: what is wrong, as a code: ``binary``, ``too_large``, ``not_json``,
+        ``too_deep``, ``not_object``, ``bad_field``, ``missing_field``, ``unknown_type``.
+    :param params: more values for the words (``field``, ``limit``), added to ``params``.
+    """
+
+    def __init__(self, message: str, ack: str | None = None, *, reason: str, **params: JsonValue) -> None:
+        super().__init__(ErrorCode.BAD_MESSAGE, message, params={"reason": reason, **params})
+        self.ack = ack
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,35 +80,39 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
 
     :param text: the frame (``None`` for a binary frame).
     :param max_bytes: the largest frame accepted, in UTF-8 bytes.
-    :raises BadFrame: binary, oversized, not JSON, not an object, unknown ``type``, bad fields.
+    :raises BadFrame: (``bad_message``) binary, oversized, not JSON, not an object, unknown
+        ``type``, bad fields; ``params.reason`` says which.
     """
     if text is None:
-        raise BadFrame("binary frames are not accepted; send JSON text")
+        raise BadFrame("binary frames are not accepted; send JSON text", reason="binary")
     if len(text.encode()) > max_bytes:
-        raise BadFrame(f"frame larger than {max_bytes} bytes")
+        raise BadFrame(f"frame larger than {max_bytes} bytes", reason="too_large", limit=max_bytes)
     try:
         obj = json.loads(text)
     except ValueError:
-        raise BadFrame("frame is not JSON") from None
+        raise BadFrame("frame is not JSON", reason="not_json") from None
     except RecursionError:
-        raise BadFrame("frame is nested too deeply") from None
+        raise BadFrame("frame is nested too deeply", reason="too_deep") from None
     if not isinstance(obj, dict):
-        raise BadFrame("frame must be a JSON object")
+        raise BadFrame("frame must be a JSON object", reason="not_object")
     ack = obj.get("ack")
     if ack is not None and (not isinstance(ack, str) or len(ack) > MAX_ACK_LENGTH):
-        raise BadFrame(f"ack must be a string of at most {MAX_ACK_LENGTH} characters")
+        raise BadFrame(
+            f"ack must be a string of at most {MAX_ACK_LENGTH} characters",
+            reason="bad_field", field="ack", limit=MAX_ACK_LENGTH,
+        )
     kind = obj.get("type")
     if kind == "hello":
         since = obj.get("since", 0)
         if not _is_int(since) or not 0 <= since <= MAX_INT:
-            raise BadFrame("hello.since must be a whole number ≥ 0", ack)
+            raise BadFrame("hello.since must be a whole number ≥ 0", ack, reason="bad_field", field="since")
         return Hello(since)
     if kind == "act":
         if "action" not in obj:
-            raise BadFrame("act needs an action", ack)
+            raise BadFrame("act needs an action", ack, reason="missing_field", field="action")
         version = obj.get("version")
         if not _is_int(version) or not 0 <= version <= MAX_INT:
-            raise BadFrame("act.version must be a whole number ≥ 0", ack)
+            raise BadFrame("act.version must be a whole number ≥ 0", ack, reason="bad_field", field="version")
         return Act(obj["action"], version, ack)
     if kind == "back":
         return Back()
@@ -106,8 +120,8 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
         return Resign()
     if kind == "ping":
         return Ping()
-    raise BadFrame(f"unknown message type {kind!r}", ack)
+    raise BadFrame(f"unknown message type {kind!r}", ack, reason="unknown_type")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

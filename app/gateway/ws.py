@@ -2,9 +2,9 @@
 
 Thin, like lila-ws: it authenticates, parses frames (:mod:`app.gateway.messages`), asks the match
 service, and sends each viewer a fresh ``snapshot`` built for that viewer after every change it
-hears of from the hub. It never decides a rule. Server → client frames: ``snapshot`` (see
-:meth:`app.matches.service.MatchService.snapshot`; after an ``act`` it carries that ``ack``),
-``error`` ``{"type": "error", "code", "message", "ack"}`` and ``pong``.
+hears of from the hub. It never decides a rule. Every frame it sends is built by
+:mod:`app.gateway.frames` (``snapshot``, ``error``, ``pong``); errors are the service's
+:class:`app.errors.DomainError`, turned into ``error`` frames there.
 
 A bad frame gets an ``error`` and the connection stays open; nothing in the match changes.
 Besides the codes of DESIGN.md section 4, ``not_started`` (the match waits for players) can appear.
@@ -13,23 +13,22 @@ Besides the codes of DESIGN.md section 4, ``not_started`` (the match waits for p
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import secrets
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.errors import DomainError, ErrorCode
+from app.gateway.frames import ServerFrame, encode, error_frame, pong_frame, snapshot_frame
 from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
-from app.matches.errors import MatchError
 from app.ratelimit import RateLimiter
 from app.users.deps import user_from_connection
 
 router = APIRouter()
 log = get_logger(__name__)
 
-#: service codes shown to a client under the protocol's name
-_WIRE_CODES = {"forbidden": "not_your_turn"}
 POLICY_VIOLATION = 1008
 
 
@@ -54,20 +53,20 @@ class Connection:
         #: the pump never sends a version this connection is about to get (or already got)
         self.snapshot_lock = asyncio.Lock()
 
-    async def send(self, frame: dict[str, Any]) -> None:
+    async def send(self, frame: ServerFrame) -> None:
+        """Send one frame (one sender at a time)."""
         async with self.send_lock:
-            await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+            await self.ws.send_text(encode(frame))
 
-    async def error(self, code: str, message: str, ack: str | None = None) -> None:
-        await self.send({"type": "error", "code": _WIRE_CODES.get(code, code), "message": message, "ack": ack})
+    async def error(self, error: DomainError, ack: str | None = None) -> None:
+        """Send the ``error`` frame for ``error``, answering the frame whose ``ack`` was ``ack``."""
+        await self.send(error_frame(error, ack))
 
     async def send_snapshot(self, since: int, ack: str | None = None) -> None:
         """Send the snapshot with every event after ``since`` that this viewer may see."""
         if self.seat is None and self.user_id is not None:  # joined since connecting?
             self.seat, _ = await self.service.viewer_seat(self.match_id, self.user_id)
-        frame = await self.service.snapshot(self.match_id, self.seat, since)
-        if ack is not None:
-            frame["ack"] = ack
+        frame = snapshot_frame(await self.service.snapshot(self.match_id, self.seat, since), ack)
         self.sent_version = frame["version"]
         await self.send(frame)
 
@@ -86,23 +85,26 @@ class Connection:
         try:
             msg = parse_frame(text, self.max_bytes)
         except BadFrame as exc:
-            await self.error(exc.code, str(exc), exc.ack)
+            await self.error(exc, exc.ack)
             return
-        ack = getattr(msg, "ack", None)
+        ack = msg.ack if isinstance(msg, Act) else None
         if not await self.limiter.ahit(self.limit_key):
-            await self.error("rate_limited", "too many messages; slow down", ack)
+            wait = await self.limiter.aretry_after(self.limit_key)
+            await self.error(
+                DomainError(ErrorCode.RATE_LIMITED, "too many messages; slow down", params={"retry_after": wait}), ack
+            )
             return
         if isinstance(msg, Ping):
-            await self.send({"type": "pong"})
+            await self.send(pong_frame())
         elif isinstance(msg, Hello):
             async with self.snapshot_lock:
                 await self.send_snapshot(msg.since)
         elif isinstance(msg, Act | Back | Resign):
             if self.user_id is None:
-                await self.error("unauthorized", "log in to play", ack)
+                await self.error(DomainError(ErrorCode.UNAUTHORIZED, "log in to play"), ack)
                 return
             if self.seat is None:
-                await self.error("not_your_turn", "spectators cannot act", ack)
+                await self.error(DomainError(ErrorCode.NOT_YOUR_TURN, "spectators cannot act"), ack)
                 return
             async with self.snapshot_lock:
                 try:
@@ -112,9 +114,9 @@ class Connection:
                         await self.service.resign(self.match_id, self.user_id)
                     else:
                         await self.service.set_back(self.match_id, self.user_id)
-                except MatchError as exc:
-                    await self.error(exc.code, exc.message, ack)
-                    if exc.code == "stale_version":
+                except DomainError as exc:
+                    await self.error(exc, ack)
+                    if exc.code == ErrorCode.STALE_VERSION:
                         await self.send_snapshot(self.sent_version or 0)
                     return
                 await self.send_snapshot(self.sent_version or 0, ack=ack)
@@ -136,17 +138,12 @@ async def match_socket(ws: WebSocket, match_id: int) -> None:
     user_id = user.id if user is not None else None
     try:
         if not 1 <= match_id <= MAX_INT:
-            raise MatchError("not_found", f"no match {match_id}")
+            raise DomainError(ErrorCode.NOT_FOUND, f"no match {match_id}", params={"match_id": match_id})
         seat, spectators = await ws.app.state.matches.viewer_seat(match_id, user_id)
-    except MatchError as exc:
-        await ws.send_text(json.dumps({"type": "error", "code": exc.code, "message": exc.message, "ack": None}))
-        await ws.close(POLICY_VIOLATION)
-        return
-    if seat is None and not spectators:
-        await ws.send_text(
-            json.dumps({"type": "error", "code": "unauthorized", "message": "this match has no spectators",
-                        "ack": None})
-        )
+        if seat is None and not spectators:
+            raise DomainError(ErrorCode.UNAUTHORIZED, "this match has no spectators")
+    except DomainError as exc:
+        await ws.send_text(encode(error_frame(exc)))
         await ws.close(POLICY_VIOLATION)
         return
     conn = Connection(ws, match_id, user_id, seat)
@@ -163,7 +160,5 @@ async def match_socket(ws: WebSocket, match_id: int) -> None:
     finally:
         unsubscribe()
         pump.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
             await pump
-        except (asyncio.CancelledError, Exception):
-            pass

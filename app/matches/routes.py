@@ -1,4 +1,8 @@
-"""HTTP routes for matches (thin: the service decides). Errors are JSON ``{"error": ...}``."""
+"""HTTP routes for matches (thin: the service decides).
+
+Errors are :class:`app.errors.DomainError`, sent as ``{"error": {"code", "message", "params"}}``
+with the status :data:`app.api.errors.HTTP_STATUS` gives the code.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
+from app.errors import DomainError, ErrorCode
 from app.matches.schemas import ActBody, CreateMatch, MatchId, VersionQuery
 from app.matches.service import BotSeat, MatchService
 from app.users.deps import CurrentUser, OptionalUser
@@ -14,7 +19,8 @@ router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
 def _service(request: Request) -> MatchService:
-    return request.app.state.matches
+    service: MatchService = request.app.state.matches
+    return service
 
 
 @router.post("", status_code=201)
@@ -103,7 +109,6 @@ async def replay(match_id: MatchId, request: Request) -> dict[str, Any]:
 
 
 def _check_can_view(seat: int | None, spectators: bool) -> None:
-    from app.matches.errors import MatchError
-
+    """:raises DomainError: ``forbidden`` for a spectator of a match without spectators."""
     if seat is None and not spectators:
-        raise MatchError("forbidden", "this match has no spectators")
+        raise DomainError(ErrorCode.FORBIDDEN, "this match has no spectators")

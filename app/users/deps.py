@@ -11,13 +11,13 @@ websockets through :func:`user_from_connection`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
-from app.api.errors import ApiError
+from app.errors import DomainError, ErrorCode
 from app.ratelimit import RateLimiter
 from app.users import service
 from app.users.models import User
@@ -48,7 +48,7 @@ def bearer_token(conn: HTTPConnection) -> str | None:
     return value.strip() or None
 
 
-def _cookie_session(conn: HTTPConnection) -> dict | None:
+def _cookie_session(conn: HTTPConnection) -> dict[str, Any] | None:
     # conn.session asserts when SessionMiddleware is missing; the scope key is the safe test
     return conn.scope.get("session")
 
@@ -85,10 +85,10 @@ OptionalUser = Annotated[User | None, Depends(current_user_optional)]
 async def current_user(user: OptionalUser) -> User:
     """Dependency: the current :class:`User`.
 
-    :raises ApiError: 401 ``unauthorized`` when nobody is logged in.
+    :raises DomainError: ``unauthorized`` when nobody is logged in.
     """
     if user is None:
-        raise ApiError(401, "unauthorized", "Log in first (session cookie or 'Authorization: Bearer <token>').")
+        raise DomainError(ErrorCode.UNAUTHORIZED, "Log in first (session cookie or 'Authorization: Bearer <token>').")
     return user
 
 
@@ -118,13 +118,15 @@ async def check_register_rate(conn: HTTPConnection) -> None:
     """Count one sign-up for the client address (``settings.register_rate_limit``): accounts cost
     an Argon2 hash and a row, so a script may not create them in bulk.
 
-    :raises ApiError: 429 ``rate_limited`` with ``retry_after`` seconds.
+    :raises DomainError: ``rate_limited`` with ``params`` ``{"retry_after": seconds}``.
     """
     limiter = _app_limiter(conn.app, "register")
     key = f"addr:{client_address(conn)}"
     if not await limiter.ahit(key):
         wait = await limiter.aretry_after(key)
-        raise ApiError(429, "rate_limited", f"Too many sign-ups; try again in {wait} seconds.", retry_after=wait)
+        raise DomainError(
+            ErrorCode.RATE_LIMITED, f"Too many sign-ups; try again in {wait} seconds.", params={"retry_after": wait}
+        )
 
 
 def client_address(conn: HTTPConnection) -> str:
@@ -135,15 +137,17 @@ def client_address(conn: HTTPConnection) -> str:
 async def check_login_rate(conn: HTTPConnection, name: str) -> None:
     """Count one password attempt for the client address and for the account name.
 
-    :raises ApiError: 429 ``rate_limited`` (with ``retry_after`` seconds and a ``Retry-After``
-        header) when either has used up ``settings.login_rate_limit``; the refused attempt is not
-        counted.
+    :raises DomainError: ``rate_limited`` with ``params`` ``{"retry_after": seconds}`` (sent
+        with a ``Retry-After`` header) when either has used up ``settings.login_rate_limit``; the
+        refused attempt is not counted.
     """
     limiter = login_limiter(conn.app)
     keys = [f"addr:{client_address(conn)}", f"name:{name_key(name)}"]
     for key in keys:
         if not await limiter.ahit(key):
             wait = await limiter.aretry_after(key)
-            raise ApiError(
-                429, "rate_limited", f"Too many login attempts; try again in {wait} seconds.", retry_after=wait
+            raise DomainError(
+                ErrorCode.RATE_LIMITED,
+                f"Too many login attempts; try again in {wait} seconds.",
+                params={"retry_after": wait},
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.errors import ApiError
+from app.errors import DomainError, ErrorCode
 from app.users import service
 from app.users.deps import (
     SESSION_TOKEN,
@@ -113,7 +113,7 @@ async def revoke_token(request: Request, session: SessionDep) -> Response:
     """
     token = bearer_token(request)
     if token is None or not await service.revoke_token(session, token):
-        raise ApiError(401, "unauthorized", "Send the token to revoke as 'Authorization: Bearer <token>'.")
+        raise DomainError(ErrorCode.UNAUTHORIZED, "Send the token to revoke as 'Authorization: Bearer <token>'.")
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

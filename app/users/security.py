@@ -13,13 +13,15 @@ import re
 import secrets
 import threading
 import unicodedata
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from app.api.errors import ApiError
+from app.errors import DomainError, ErrorCode
 from app.users.models import NAME_MAX
 
 NAME_MIN = 3
@@ -36,6 +38,7 @@ NAME_RULES = (
 )
 
 hasher = PasswordHasher()
+T = TypeVar("T")
 
 
 # --- names and passwords -------------------------------------------------------------------------
@@ -54,13 +57,21 @@ def name_key(name: str) -> str:
 def check_name(name: str) -> str:
     """Validate a new account name and return it cleaned (see :func:`clean_name`).
 
-    :raises ApiError: 422 ``bad_name`` with a message that says which rule failed.
+    :raises DomainError: ``bad_name`` with ``params`` ``{"reason": "length" | "characters", "min",
+        "max"}`` (and ``"length"`` for a name of the wrong length).
     """
     name = clean_name(name)
+    limits = {"min": NAME_MIN, "max": NAME_MAX}
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ApiError(422, "bad_name", f"That name has {len(name)} characters. {NAME_RULES}")
+        raise DomainError(
+            ErrorCode.BAD_NAME, f"That name has {len(name)} characters. {NAME_RULES}",
+            params={"reason": "length", "length": len(name), **limits},
+        )
     if not _NAME_RE.fullmatch(name):
-        raise ApiError(422, "bad_name", f"That name contains characters that are not allowed. {NAME_RULES}")
+        raise DomainError(
+            ErrorCode.BAD_NAME, f"That name contains characters that are not allowed. {NAME_RULES}",
+            params={"reason": "characters", **limits},
+        )
     return name
 
 
@@ -75,17 +86,22 @@ def check_password(password: str, name: str) -> None:
     Rules: at least :data:`PASSWORD_MIN` characters, not one character repeated, not the name
     (in any letter case).
 
-    :raises ApiError: 422 ``weak_password`` with a message that says which rule failed.
+    :raises DomainError: ``weak_password`` with ``params`` ``{"reason"}``: ``too_short`` (with
+        ``min``), ``too_long`` (with ``max``), ``repeated`` or ``same_as_name``.
     """
     password = normalize_password(password)
     if len(password) < PASSWORD_MIN:
-        raise ApiError(422, "weak_password", f"Passwords need at least {PASSWORD_MIN} characters.")
+        raise _weak(f"Passwords need at least {PASSWORD_MIN} characters.", "too_short", min=PASSWORD_MIN)
     if len(password) > PASSWORD_MAX:
-        raise ApiError(422, "weak_password", f"Passwords can have at most {PASSWORD_MAX} characters.")
+        raise _weak(f"Passwords can have at most {PASSWORD_MAX} characters.", "too_long", max=PASSWORD_MAX)
     if len(set(password)) == 1:
-        raise ApiError(422, "weak_password", "A password cannot be one character repeated.")
+        raise _weak("A password cannot be one character repeated.", "repeated")
     if password.strip().lower() == name_key(name):
-        raise ApiError(422, "weak_password", "A password cannot be the same as the name.")
+        raise _weak("A password cannot be the same as the name.", "same_as_name")
+
+
+def _weak(message: str, reason: str, **limits: int) -> DomainError:
+    return DomainError(ErrorCode.WEAK_PASSWORD, message, params={"reason": reason, **limits})
 
 
 # --- hashing -------------------------------------------------------------------------------------
@@ -136,7 +152,8 @@ def _executor() -> ThreadPoolExecutor:
     return _pool
 
 
-async def _offload(fn, *args):  # type: ignore[no-untyped-def]
+async def _offload(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)`` on the hashing pool, awaited."""
     return await asyncio.get_running_loop().run_in_executor(_executor(), fn, *args)
 
 

@@ -6,13 +6,14 @@ Functions that change data commit the session they are given.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.errors import ApiError
 from app.db.base import utcnow
+from app.errors import DomainError, ErrorCode
 from app.users import security
 from app.users.models import ApiToken, User
 
@@ -22,8 +23,10 @@ TOUCH_INTERVAL = timedelta(seconds=60)
 BAD_CREDENTIALS = "Wrong name or password."
 
 
-def _name_taken() -> ApiError:
-    return ApiError(409, "name_taken", "That name is taken (names are compared ignoring letter case).")
+def _name_taken(name: str) -> DomainError:
+    return DomainError(
+        ErrorCode.NAME_TAKEN, "That name is taken (names are compared ignoring letter case).", params={"name": name}
+    )
 
 
 async def get_user(session: AsyncSession, user_id: int) -> User | None:
@@ -41,19 +44,20 @@ async def register(session: AsyncSession, name: str, password: str) -> User:
     """Create an account and commit.
 
     :returns: the new :class:`User`.
-    :raises ApiError: 422 ``bad_name``, 422 ``weak_password``, 409 ``name_taken``.
+    :raises DomainError: ``bad_name``, ``weak_password`` (see :mod:`app.users.security`),
+        ``name_taken`` (``params``: ``{"name"}``).
     """
     name = security.check_name(name)
     security.check_password(password, name)
     if await get_user_by_name(session, name) is not None:
-        raise _name_taken()
+        raise _name_taken(name)
     user = User(name=name, name_key=security.name_key(name), password_hash=await security.ahash_password(password))
     session.add(user)
     try:
         await session.commit()
     except IntegrityError:  # someone registered the same name in between
         await session.rollback()
-        raise _name_taken() from None
+        raise _name_taken(name) from None
     return user
 
 
@@ -61,13 +65,13 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> User:
     """The user whose ``name`` and ``password`` these are. Upgrades the stored hash (and commits)
     when the hashing parameters have been raised since it was made.
 
-    :raises ApiError: 401 ``bad_credentials``, with the same message and about the same delay
+    :raises DomainError: ``bad_credentials``, with the same message and about the same delay
         whether the name exists or not.
     """
     user = await get_user_by_name(session, name) if security.name_key(name) else None
     ok = await security.averify_password(user.password_hash if user else None, password)
     if user is None or not ok:
-        raise ApiError(401, "bad_credentials", BAD_CREDENTIALS)
+        raise DomainError(ErrorCode.BAD_CREDENTIALS, BAD_CREDENTIALS)
     if security.needs_rehash(user.password_hash):
         user.password_hash = await security.ahash_password(password)
         await session.commit()
@@ -112,6 +116,7 @@ async def user_for_token(session: AsyncSession, token: str, *, touch: bool = Tru
 
 async def revoke_token(session: AsyncSession, token: str) -> bool:
     """Delete an API token and commit. True if it existed."""
-    result = await session.execute(delete(ApiToken).where(ApiToken.token_hash == security.token_digest(token)))
+    stmt = delete(ApiToken).where(ApiToken.token_hash == security.token_digest(token))
+    result = cast("CursorResult[Any]", await session.execute(stmt))
     await session.commit()
     return bool(result.rowcount)

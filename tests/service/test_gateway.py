@@ -6,6 +6,10 @@ import json
 
 import pytest
 
+from app.gateway.frames import ErrorFrame, PongFrame, SnapshotFrame
+
+FRAME_TYPES = {"snapshot": SnapshotFrame, "error": ErrorFrame, "pong": PongFrame}
+
 
 def _user(client, name):
     """Register ``name`` and return bearer headers (the client's cookie jar is left empty)."""
@@ -27,9 +31,13 @@ def _match(client, a, b):
 
 
 def _recv(ws, kind=None):
+    """The next frame, checked against its type in ``app/gateway/frames.py`` (every key it must
+    have, no key it does not declare)."""
     frame = ws.receive_json()
     if kind is not None:
         assert frame["type"] == kind, frame
+    typed = FRAME_TYPES[frame["type"]]
+    assert typed.__required_keys__ <= set(frame) <= typed.__required_keys__ | typed.__optional_keys__, frame
     return frame
 
 
@@ -40,7 +48,7 @@ def two(client):
 
 
 def test_hello_gives_a_snapshot_for_the_seat(two):
-    client, a, b, match_id = two
+    client, a, _b, match_id = two
     with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
         ws.send_json({"type": "hello", "since": 0})
         snap = _recv(ws, "snapshot")
@@ -82,32 +90,38 @@ def test_act_over_websocket_reaches_every_viewer(two):
         assert pushed["version"] == done["version"] and pushed["legal"]
 
 
-BAD_FRAMES = [
-    ("not json", "bad_message"),
-    (json.dumps([1, 2]), "bad_message"),
-    (json.dumps({"type": "dance"}), "bad_message"),
-    (json.dumps({"type": "act", "version": 3}), "bad_message"),
-    (json.dumps({"type": "act", "action": {"runes": ["S1"]}, "version": "x"}), "bad_message"),
-    (json.dumps({"type": "hello", "since": -4}), "bad_message"),
+BAD_FRAMES = [  # (frame, code, what params say)
+    ("not json", "bad_message", {"reason": "not_json"}),
+    (json.dumps([1, 2]), "bad_message", {"reason": "not_object"}),
+    (json.dumps({"type": "dance"}), "bad_message", {"reason": "unknown_type"}),
+    (json.dumps({"type": "act", "version": 3}), "bad_message", {"reason": "missing_field", "field": "action"}),
+    (json.dumps({"type": "act", "action": {"runes": ["S1"]}, "version": "x"}), "bad_message",
+     {"reason": "bad_field", "field": "version"}),
+    (json.dumps({"type": "hello", "since": -4}), "bad_message", {"reason": "bad_field", "field": "since"}),
     (json.dumps({"type": "act", "action": {"runes": ["S1", "S2", "S3"]}, "version": 1, "ack": "x" * 200}),
-     "bad_message"),
-    (json.dumps({"type": "ping", "pad": "x" * 40_000}), "bad_message"),
+     "bad_message", {"reason": "bad_field", "field": "ack", "limit": 64}),
+    (json.dumps({"type": "ping", "pad": "x" * 40_000}), "bad_message", {"reason": "too_large", "limit": 16384}),
 ]
 
 
 def test_bad_frames_get_errors_and_the_socket_stays_usable(two):
-    client, a, b, match_id = two
+    client, a, _b, match_id = two
     before = client.get(f"/api/matches/{match_id}").json()["version"]
     with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
         ws.send_json({"type": "hello", "since": 0})
         snap = _recv(ws, "snapshot")
-        for text, code in BAD_FRAMES:
+        for text, code, params in BAD_FRAMES:
             ws.send_text(text)
             err = _recv(ws, "error")
             assert err["code"] == code, (text[:60], err)
-            assert err["message"]
+            assert err["message"] and err["params"] == params and err["ack"] is None
+        ws.send_text(json.dumps({"type": "hello", "since": "x", "ack": "h1"}))  # a readable ack is answered
+        assert _recv(ws, "error") | {"message": ""} == {
+            "type": "error", "code": "bad_message", "message": "", "params": {"reason": "bad_field", "field": "since"},
+            "ack": "h1"}
         ws.send_bytes(b"\x00\x01")
-        assert _recv(ws, "error")["code"] == "bad_message"
+        err = _recv(ws, "error")
+        assert err["code"] == "bad_message" and err["params"] == {"reason": "binary"}
         # an action not in legal: runes of the opponent's hand
         foreign = snap["view"]["hands"][1][:3]
         ws.send_json({"type": "act", "action": {"runes": foreign}, "version": snap["version"], "ack": "f"})
@@ -152,7 +166,8 @@ def test_out_of_turn_stale_and_spectator_errors(two):
 
 def test_unknown_match_is_not_found(client):
     with client.websocket_connect("/ws/matches/424242") as ws:
-        assert _recv(ws, "error")["code"] == "not_found"
+        err = _recv(ws, "error")
+        assert err["code"] == "not_found" and err["ack"] is None
 
 
 def test_game_over_after_the_end(client):
@@ -213,7 +228,7 @@ def test_two_tabs_of_one_player_and_a_reconnect_that_misses_nothing(two):
 
 
 def test_huge_numbers_and_deep_nesting_are_refused_cleanly(two):
-    client, a, b, match_id = two
+    client, a, _b, match_id = two
     huge = 10**30
     for path in (f"/api/matches/{huge}", f"/api/matches/{match_id}/events?since={huge}",
                  f"/api/matches/{huge}/snapshot", f"/api/decks/{huge}"):
@@ -230,3 +245,22 @@ def test_huge_numbers_and_deep_nesting_are_refused_cleanly(two):
         assert _recv(ws, "error")["code"] == "bad_message"
         ws.send_json({"type": "ping"})
         assert _recv(ws, "pong")
+
+
+def test_a_flood_of_frames_is_rate_limited_with_a_retry_after(sqlite_url):
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.conftest import make_settings
+
+    with TestClient(create_app(make_settings(sqlite_url, ws_rate_limit="3/minute"))) as client:
+        a, b = _user(client, "alice"), _user(client, "bobby")
+        match_id = _match(client, a, b)
+        with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
+            for _ in range(3):
+                ws.send_json({"type": "ping"})
+                _recv(ws, "pong")
+            ws.send_json({"type": "act", "action": {}, "version": 1, "ack": "late"})
+            err = _recv(ws, "error")
+            assert err["code"] == "rate_limited" and err["ack"] == "late"
+            assert set(err["params"]) == {"retry_after"} and 1 <= err["params"]["retry_after"] <= 60

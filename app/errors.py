@@ -1,0 +1,160 @@
+"""The one error vocabulary: :class:`DomainError` and the list of every wire code, :class:`ErrorCode`.
+
+Services (matches, users, decks, ...) raise :class:`DomainError`; the edges turn it into what their
+clients read, each in one place: :mod:`app.api.errors` maps a code to an HTTP status and the body
+``{"error": {"code", "message", "params"}}``, :mod:`app.gateway.frames` maps it to the websocket
+frame ``{"type": "error", "code", "message", "params", "ack"}``.
+
+A client reads ``code`` (stable snake_case) and ``params`` (the values the words need, e.g.
+``{"limit": 5}``) and renders the words itself, in its own language; ``message`` is an English
+sentence for developers and logs. The rules engines' errors (:mod:`app.games.core.errors`) carry
+codes from this same list and reach clients through the service as a :class:`DomainError` with
+the same code.
+
+Nothing here knows about HTTP or websockets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+#: a JSON-safe value: what ``params`` may hold
+JsonValue: TypeAlias = str | int | float | bool | list[Any] | dict[str, Any] | None
+
+
+class ErrorCode(StrEnum):
+    """Every error code a client can receive, over HTTP or the websocket.
+
+    Members compare equal to their strings (``ErrorCode.NOT_FOUND == "not_found"``). The comment
+    above each member says when it is used and which ``params`` it usually carries.
+    """
+
+    # --- requests and frames ---------------------------------------------------------------------
+    #: a websocket frame or an action that is not the shape of any message (``reason``, ``field``)
+    BAD_MESSAGE = "bad_message"
+    #: an HTTP body, path or query that fails its schema (``field``, ``errors``)
+    VALIDATION_ERROR = "validation_error"
+    #: an HTTP request the framework refused before any route ran
+    BAD_REQUEST = "bad_request"
+    #: an HTTP method the path does not serve
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    #: an HTTP conflict the framework raised
+    CONFLICT = "conflict"
+    #: any other HTTP failure raised by the framework (``status``)
+    ERROR = "error"
+    #: too many requests or frames in a while (``retry_after``: whole seconds)
+    RATE_LIMITED = "rate_limited"
+    #: a bug or an outage on the server; the message says nothing more
+    INTERNAL_ERROR = "internal_error"
+
+    # --- who may do what ---------------------------------------------------------------------------
+    #: nobody is logged in, or this viewer may not watch
+    UNAUTHORIZED = "unauthorized"
+    #: logged in, but not allowed (not your match, no seat in it)
+    FORBIDDEN = "forbidden"
+    #: no such match, game, deck or page (``match_id``, ``game``, ``deck_id``)
+    NOT_FOUND = "not_found"
+
+    # --- accounts ------------------------------------------------------------------------------------
+    #: the name is taken, compared ignoring letter case; also a second deck of the same name (``name``)
+    NAME_TAKEN = "name_taken"
+    #: a new account name breaks a rule (``reason``: ``length`` or ``characters``; ``min``, ``max``)
+    BAD_NAME = "bad_name"
+    #: a new password breaks a rule (``reason``: ``too_short``, ``too_long``, ``repeated``, ``same_as_name``)
+    WEAK_PASSWORD = "weak_password"
+    #: wrong name or password (the same whether the name exists or not)
+    BAD_CREDENTIALS = "bad_credentials"
+
+    # --- decks ---------------------------------------------------------------------------------------
+    #: the game's rules refuse a saved deck (``game``; the message says why)
+    BAD_DECK = "bad_deck"
+
+    # --- matches -------------------------------------------------------------------------------------
+    #: unsupported game, options, player count or computer seats
+    BAD_OPTIONS = "bad_options"
+    #: the player already has the most waiting matches allowed (``limit``)
+    TOO_MANY_MATCHES = "too_many_matches"
+    #: joining a match that no longer waits for players
+    NOT_WAITING = "not_waiting"
+    #: joining a match with no free seat
+    MATCH_FULL = "match_full"
+    #: joining a match one already holds a seat in
+    ALREADY_JOINED = "already_joined"
+    #: acting in a match that waits for players
+    NOT_STARTED = "not_started"
+    #: asking for the replay of a match that is not over
+    NOT_FINISHED = "not_finished"
+    #: an action sent with a version that is no longer current (``version``: the current one)
+    STALE_VERSION = "stale_version"
+    #: a well-formed action the rules do not allow now
+    ILLEGAL_ACTION = "illegal_action"
+    #: acting for a seat that is not to act (or has chosen already), or as a spectator
+    NOT_YOUR_TURN = "not_your_turn"
+    #: acting in a match that is over
+    GAME_OVER = "game_over"
+
+
+class DomainError(Exception):
+    """A refused request: nothing changed. The one error services raise.
+
+    :param code: one of :class:`ErrorCode` (a member or its string).
+    :param message: an English sentence for developers and logs; clients render their own words
+        from ``code`` and ``params``.
+    :param params: JSON-safe values the words need, e.g. ``{"limit": 5}`` (keys are strings).
+    :raises ValueError: ``code`` is not in :class:`ErrorCode`.
+    :raises TypeError: ``params`` holds something JSON cannot carry.
+
+    >>> e = DomainError("stale_version", "the match is at version 12", params={"version": 12})
+    >>> e.code, e.params
+    (<ErrorCode.STALE_VERSION: 'stale_version'>, {'version': 12})
+    >>> e.to_dict()
+    {'code': 'stale_version', 'message': 'the match is at version 12', 'params': {'version': 12}}
+    """
+
+    def __init__(self, code: str, message: str, *, params: Mapping[str, JsonValue] | None = None) -> None:
+        try:
+            self.code = ErrorCode(code)
+        except ValueError:
+            raise ValueError(f"unknown error code {code!r}; add it to app.errors.ErrorCode") from None
+        self.message = message
+        self.params: dict[str, JsonValue] = dict(params or {})
+        _check_json_safe(self.params, "params")
+        super().__init__(message)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code.value!r}, {self.message!r}, params={self.params!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"code", "message", "params"}``, JSON-safe: the part every edge sends."""
+        return {"code": self.code.value, "message": self.message, "params": dict(self.params)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by attributes (subclasses too), so the error crosses a process pool intact."""
+        return _restore, (type(self), dict(self.__dict__))
+
+
+def _restore(cls: type[DomainError], attributes: dict[str, Any]) -> DomainError:
+    """The unpickled error: ``cls`` with ``attributes``, its constructor not called."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, attributes["message"])
+    error.__dict__.update(attributes)
+    return error
+
+
+def _check_json_safe(value: object, where: str) -> None:
+    """:raises TypeError: ``value`` is not made of JSON's types (``where`` names it in the message)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return
+    if isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _check_json_safe(item, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{where} has a key {key!r} that is not a string")
+            _check_json_safe(item, f"{where}.{key}")
+        return
+    raise TypeError(f"{where} is a {type(value).__name__}, which JSON cannot carry")
