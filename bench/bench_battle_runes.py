@@ -16,11 +16,18 @@ import random
 import sys
 import time
 
-from bench.report import print_report, time_decisions
-from app.games.battle_runes import BattleRunes, NashBot, ResolveOptions, resolve_turn, settle_scores
+from app.games.battle_runes import (
+    BattleRunes,
+    NashBot,
+    ResolveOptions,
+    hand_picks,
+    resolve_turn,
+    settle_scores,
+    sort_runes,
+)
 from app.games.battle_runes.data import DECK
-from app.games.battle_runes.engine import hand_picks, sort_runes
 from app.games.core import CHANCE, play_out
+from bench.report import print_report, time_decisions
 
 GAME_TARGET_MS = 5.0
 NASH_TARGET_MS = 50.0
@@ -65,7 +72,7 @@ def random_pick_pairs(count: int, seed: int = 1) -> list[tuple[tuple[str, ...], 
         picks = []
         for _seat in (0, 1):
             hand = sort_runes(rng.sample(DECK, 5))
-            picks.append(rng.choice(hand_picks(hand)))
+            picks.append(rng.choice(hand_picks(hand)).runes)
         pairs.append((picks[0], picks[1]))
     return pairs
 

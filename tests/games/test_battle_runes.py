@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from app.games.battle_runes import BattleRunes, Shuffle, end_check
+from app.games.battle_runes import CODEC, BattleRunes, Pick, Shuffle, end_check
 from app.games.battle_runes.data import DECK, RUNE_IDS, RUNES_FILE, RuneDataError, load_runes, parse_runes
 from app.games.battle_runes.engine import hand_picks
 from app.games.core import (
@@ -139,7 +139,7 @@ def test_sample_chance_refused_outside_chance_nodes():
 @pytest.mark.parametrize("orders", [
     ((0, DECK),),  # one seat missing
     ((0, DECK), (1, DECK[:-1])),  # a card missing
-    ((0, DECK), (1, DECK[:-1] + ("S1",))),  # a duplicate instead
+    ((0, DECK), (1, (*DECK[:-1], "S1"))),  # a duplicate instead
 ])
 def test_opening_shuffle_must_order_both_full_decks(orders):
     with pytest.raises(IllegalAction):
@@ -156,10 +156,10 @@ def test_clean_up_keeps_two_and_deals_three_from_the_top():
     picks = {p: RULES.legal_actions(state, p)[4] for p in (0, 1)}
     new, events = RULES.apply(state, picks)
     for p in (0, 1):
-        kept = Counter(state.hands[p]) - Counter(picks[p])
+        kept = Counter(state.hands[p]) - Counter(picks[p].runes)
         assert Counter(new.hands[p]) == kept + Counter(state.decks[p][:3])
         assert new.decks[p] == state.decks[p][3:]
-        assert new.discards[p] == picks[p]
+        assert new.discards[p] == picks[p].runes
     assert [e.kind for e in events] == ["turn_resolved", "hands_dealt"]
     assert events[1].data["deck_sizes"] == [22, 22]
 
@@ -171,7 +171,7 @@ def test_reshuffle_is_needed_only_by_owing_seats_and_must_permute_the_discard():
     deck1 = ("R3", "FIRE", "WATER", "ZERO")
     state = RULES.position((hand0, hand1), decks=(deck0, deck1))
     assert len(state.discards[0]) == 24 and len(state.discards[1]) == 21
-    state, events = RULES.apply(state, {0: ("S1", "S2", "S3"), 1: ("S1", "S2", "S3")})
+    state, events = RULES.apply(state, {0: Pick.of("S1", "S2", "S3"), 1: Pick.of("S1", "S2", "S3")})
     assert RULES.to_act(state) == frozenset({CHANCE})
     assert state.owed == (2, 0)
     assert state.hands[1] == ("R1", "R2", "R3", "FIRE", "WATER")
@@ -182,9 +182,9 @@ def test_reshuffle_is_needed_only_by_owing_seats_and_must_permute_the_discard():
     with pytest.raises(IllegalAction):  # seat 1 does not reshuffle
         RULES.apply(state, {CHANCE: Shuffle(((0, good), (1, state.discards[1])))})
     with pytest.raises(IllegalAction):  # not a permutation of the discard
-        RULES.apply(state, {CHANCE: Shuffle(((0, good[:-1] + ("S1",)),))})
+        RULES.apply(state, {CHANCE: Shuffle(((0, (*good[:-1], "S1")),))})
     new, events = RULES.apply(state, {CHANCE: shuffle})
-    assert new.hands[0] == tuple(sorted(("R1", "R2", "R3") + good[:2], key=RUNE_IDS.index))
+    assert new.hands[0] == tuple(sorted(("R1", "R2", "R3", *good[:2]), key=RUNE_IDS.index))
     assert new.decks[0] == good[2:]
     assert new.discards[0] == ("S1", "S2", "S3")
     assert [e.kind for e in events] == ["deck_reshuffled", "hands_dealt"]
@@ -234,7 +234,7 @@ def test_turn_cap_draw_only_when_nobody_won():
 def test_win_score_option():
     state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")), scores=(25, 25),
                            options={"win_score": 30})
-    new, events = RULES.apply(state, {0: ("S1", "S2", "S3"), 1: ("S1", "S2", "R1")})
+    new, _events = RULES.apply(state, {0: Pick.of("S1", "S2", "S3"), 1: Pick.of("S1", "S2", "R1")})
     assert new.scores == (30, 28)
     assert new.outcome == Outcome(("win", "loss"), (30, 28), "score_50")
 
@@ -242,16 +242,20 @@ def test_win_score_option():
 def test_max_turns_draw():
     state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")),
                            options={"max_turns": 1})
-    new, events = RULES.apply(state, {0: ("S1", "R1", "R2"), 1: ("S1", "R1", "R2")})
+    new, events = RULES.apply(state, {0: Pick.of("S1", "R1", "R2"), 1: Pick.of("S1", "R1", "R2")})
     assert new.scores == (23, 23)
     assert new.outcome == Outcome(("draw", "draw"), (23, 23), "turn_cap")
     assert events[-1].kind == "game_over"
-    assert events[-1].data == {"results": ["draw", "draw"], "scores": [23, 23], "reason": "turn_cap", "ranks": [1, 1]}
+    assert events[-1].data == {"results": ["draw", "draw"], "scores": [23, 23], "reason": "turn_cap", "ranks": [1, 1],
+                               "teams": [0, 1], "resigned": []}
+    # the stored state keeps the outcome's stored form (four keys), so old snapshots stay byte-equal
+    assert RULES.encode_state(new)["outcome"] == {"results": ["draw", "draw"], "scores": [23, 23],
+                                                  "reason": "turn_cap", "ranks": [1, 1]}
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_random_games_with_a_turn_cap_stop_there(seed):
-    state, log = play_out(RULES, 2, {"max_turns": 3}, rng=random.Random(seed))
+    state, _log = play_out(RULES, 2, {"max_turns": 3}, rng=random.Random(seed))
     assert state.turn <= 3
     assert state.outcome is not None
     if state.turn < 3:
@@ -260,7 +264,7 @@ def test_random_games_with_a_turn_cap_stop_there(seed):
 
 def test_game_over_state():
     state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")), scores=(48, 30))
-    new, events = RULES.apply(state, {0: ("S1", "S2", "S3"), 1: ("S1", "S2", "R1")})
+    new, events = RULES.apply(state, {0: Pick.of("S1", "S2", "S3"), 1: Pick.of("S1", "S2", "R1")})
     assert new.outcome == Outcome(("win", "loss"), (53, 33), "score_50")
     assert [e.kind for e in events] == ["turn_resolved", "game_over"]
     assert RULES.to_act(new) == frozenset()
@@ -268,9 +272,9 @@ def test_game_over_state():
     assert new.hands == (("R1", "R2"), ("R2", "R3"))  # played runes left the table; nothing dealt
     assert new.decks == state.decks
     with pytest.raises(GameOver):
-        RULES.apply(new, {0: ("R1", "R2"), 1: ("R2", "R3")})
+        RULES.apply(new, {0: Pick(("R1", "R2")), 1: Pick(("R2", "R3"))})
     with pytest.raises(GameOver):
-        submit(RULES, new, {}, 0, ("S1", "S2", "S3"))
+        submit(RULES, new, {}, 0, Pick.of("S1", "S2", "S3"))
     obs = RULES.observe(new, None)
     assert obs["over"] is True and obs["outcome"]["reason"] == "score_50"
 
@@ -284,14 +288,17 @@ def test_ten_legal_picks_in_hand_order():
         legal = RULES.legal_actions(state, p)
         assert len(legal) == 10 and len(set(legal)) == 10
         hand = state.hands[p]
-        assert legal[0] == hand[:3] and legal[-1] == hand[2:]
+        assert legal[0].runes == hand[:3] and legal[-1].runes == hand[2:]
         for pick in legal:
-            assert len(pick) == 3 and set(pick) <= set(hand)
-            assert [hand.index(r) for r in pick] == sorted(hand.index(r) for r in pick)
+            assert isinstance(pick, Pick)
+            assert len(pick.runes) == 3 and set(pick.runes) <= set(hand)
+            assert [hand.index(r) for r in pick.runes] == sorted(hand.index(r) for r in pick.runes)
 
 
 def test_hand_picks_of_unsorted_hand_are_canonical():
-    assert hand_picks(("R1", "S1", "FIRE", "S2", "ZERO"))[0] == ("S1", "R1", "FIRE")
+    assert hand_picks(("R1", "S1", "FIRE", "S2", "ZERO"))[0].runes == ("S1", "R1", "FIRE")
+    unsorted = hand_picks(("R1", "S1", "FIRE", "S2", "ZERO"))
+    assert len(unsorted) == 10 and set(unsorted) == set(hand_picks(("S1", "S2", "R1", "FIRE", "ZERO")))
     # duplicates (a deck with copies > 1) give distinct picks only
     assert len(hand_picks(("S1", "S1", "S2", "S3", "R1"))) == 7
 
@@ -300,11 +307,12 @@ def test_decode_accepts_any_order_and_normalises():
     state, _, _ = opened(4)
     legal = RULES.legal_actions(state, 0)
     for pick in legal:
-        for order in (list(pick), list(reversed(pick)), [pick[1], pick[2], pick[0]]):
+        runes = pick.runes
+        for order in (list(runes), list(reversed(runes)), [runes[1], runes[2], runes[0]]):
             decoded = RULES.decode_action({"runes": order})
             assert decoded == pick
             assert decoded in legal
-        assert RULES.encode_action(pick) == {"runes": list(pick)}
+        assert RULES.encode_action(pick) == {"runes": list(pick.runes)}
 
 
 @pytest.mark.parametrize("obj", [
@@ -332,17 +340,46 @@ def test_decode_rejects_malformed_input(obj):
         RULES.decode_action(obj)
 
 
+def test_actions_are_frozen_values_of_the_codec():
+    assert RULES.actions is CODEC and RULES.information == "imperfect"
+    pick = Pick.of("FIRE", "R1", "S1")
+    assert pick.runes == ("S1", "R1", "FIRE") and pick == Pick(("S1", "R1", "FIRE"))
+    assert RULES.encode_action(pick) == {"runes": ["S1", "R1", "FIRE"]}
+    shuffle = Shuffle(((0, ("S2", "S1")), (1, ("R1",))))
+    assert RULES.encode_action(shuffle) == {"shuffle": {"0": ["S2", "S1"], "1": ["R1"]}}
+    assert RULES.decode_action({"shuffle": {"1": ["R1"], "0": ["S2", "S1"]}}) == shuffle
+    state, _, _ = opened(3)
+    for legal in RULES.legal_actions(state, 1):  # decoding hands out the very values listed
+        assert RULES.decode_action({"runes": list(reversed(legal.runes))}) is legal
+    with pytest.raises(BadAction):  # the tuple that was a pick before the engine kit
+        RULES.encode_action(("S1", "R1", "FIRE"))
+
+
+@pytest.mark.parametrize("runes", [("S1", "S2"), ("S1", "S2", "S3", "R1"), ("S1", "S2", 3), ("S1", "S2", "S4")])
+def test_pick_of_refuses_what_is_not_three_runes(runes):
+    with pytest.raises(BadAction):
+        Pick.of(*runes)
+
+
 def test_runes_not_in_hand_are_illegal():
     state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")))
     foreign = RULES.decode_action({"runes": ["FIRE", "S1", "S2"]})  # well-formed, FIRE not in hand
     with pytest.raises(IllegalAction):
         submit(RULES, state, {}, 0, foreign)
     with pytest.raises(IllegalAction):
-        RULES.apply(state, {0: foreign, 1: ("R1", "R2", "R3")})
+        RULES.apply(state, {0: foreign, 1: Pick.of("R1", "R2", "R3")})
     with pytest.raises(IllegalAction):  # the same rune twice
-        RULES.apply(state, {0: ("S1", "S1", "S2"), 1: ("R1", "R2", "R3")})
+        RULES.apply(state, {0: Pick.of("S1", "S1", "S2"), 1: Pick.of("R1", "R2", "R3")})
     with pytest.raises(IllegalAction):  # a seat missing
-        RULES.apply(state, {0: ("S1", "S2", "S3")})
+        RULES.apply(state, {0: Pick.of("S1", "S2", "S3")})
+    with pytest.raises(IllegalAction):  # runes of the hand, but not in catalog order
+        RULES.apply(state, {0: Pick(("S2", "S1", "S3")), 1: Pick.of("R1", "R2", "R3")})
+    with pytest.raises(IllegalAction):  # two runes only
+        RULES.apply(state, {0: Pick(("S1", "S2")), 1: Pick.of("R1", "R2", "R3")})
+    with pytest.raises(IllegalAction):  # not a Pick: the tuple that was an action before the engine kit
+        RULES.apply(state, {0: ("S1", "S2", "S3"), 1: Pick.of("R1", "R2", "R3")})
+    with pytest.raises(IllegalAction):  # a shuffle where a pick is due
+        RULES.apply(state, {0: Shuffle(((0, ("S1",)),)), 1: Pick.of("R1", "R2", "R3")})
 
 
 def test_simultaneous_choice_waits_for_both_seats():
@@ -355,7 +392,7 @@ def test_simultaneous_choice_waits_for_both_seats():
         submit(RULES, state, step.pending, 1, b)
     step = submit(RULES, state, step.pending, 0, a)
     assert step.applied and step.state.turn == 1
-    assert step.state.last.picks == (a, b)
+    assert step.state.last.picks == (a.runes, b.runes)
 
 
 def test_action_visibility():
@@ -417,7 +454,7 @@ def test_events_are_public_and_carry_the_breakdown():
     new, events = RULES.apply(state, {0: a, 1: b})
     resolved = events[0]
     assert resolved.kind == "turn_resolved" and resolved.visible_to is None
-    assert resolved.data["picks"] == [list(a), list(b)]
+    assert resolved.data["picks"] == [list(a.runes), list(b.runes)]
     assert resolved.data["turn"] == 1
     assert resolved.data["scores"] == list(new.scores) == resolved.data["scores_after"]
     assert resolved.data["scores_before"] == [25, 25]

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from app.games.battle_runes import BattleRunes, GreedyBot, NashBot, RandomBot
+from app.games.battle_runes import BattleRunes, GreedyBot, NashBot, Pick, RandomBot
 from app.games.battle_runes.bots import position_value, solve_zero_sum
 from app.games.core import CHANCE, make_bot, play_out
 
@@ -117,7 +117,7 @@ def test_greedy_assumes_the_opponent_plays_nothing():
     state = RULES.position((("S2", "S3", "S1P9", "R1", "DOUBLE_R"), ("R1", "R2", "R3", "FIRE", "R1P8")))
     obs, legal = RULES.observe(state, 0), RULES.legal_actions(state, 0)
     for seed in range(5):
-        assert GreedyBot().choose(obs, legal, random.Random(seed)) == ("S2", "S3", "S1P9")
+        assert GreedyBot().choose(obs, legal, random.Random(seed)) == Pick.of("S2", "S3", "S1P9")
 
 
 def test_greedy_breaks_ties_with_the_rng():
@@ -125,7 +125,7 @@ def test_greedy_breaks_ties_with_the_rng():
     state = RULES.position((("S2", "S3", "DOUBLE_R", "DIFF_R", "SWAP_R"), ("R1", "R2", "R3", "S1", "S2")))
     obs, legal = RULES.observe(state, 0), RULES.legal_actions(state, 0)
     chosen = {GreedyBot().choose(obs, legal, random.Random(seed)) for seed in range(30)}
-    assert chosen == {("S2", "S3", "DOUBLE_R"), ("S2", "S3", "DIFF_R"), ("S2", "S3", "SWAP_R")}
+    assert {pick.runes for pick in chosen} == {("S2", "S3", "DOUBLE_R"), ("S2", "S3", "DIFF_R"), ("S2", "S3", "SWAP_R")}
 
 
 def test_position_value():
@@ -185,14 +185,14 @@ def test_nash_plays_the_dominant_pick():
     obs, legal = RULES.observe(state, 0), RULES.legal_actions(state, 0)
     bot = NashBot()
     matrix = bot.payoffs(obs, legal)
-    best = legal.index(("S1", "S2", "S3"))
+    best = legal.index(Pick.of("S1", "S2", "S3"))
     assert np.all(matrix[best] == 1.0)
     others = np.delete(matrix, best, axis=0)
     assert np.all(others.max(axis=0) < matrix[best])  # strictly dominant
     probs, value = bot.strategy(obs, legal)
     assert probs[best] == pytest.approx(1.0) and value == pytest.approx(1.0)
     for seed in range(20):
-        assert bot.choose(obs, legal, random.Random(seed)) == ("S1", "S2", "S3")
+        assert bot.choose(obs, legal, random.Random(seed)) == Pick.of("S1", "S2", "S3")
 
 
 def test_nash_mixes_when_no_pure_pick_is_safe():

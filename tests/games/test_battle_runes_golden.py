@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from app.games.battle_runes import BattleRunes, Resolution, resolve_turn
+from app.games.battle_runes import BattleRunes, Pick, Resolution, resolve_turn
 from app.games.battle_runes.data import DECK
 from app.games.battle_runes.engine import BattleRunesState
 from app.games.core import CHANCE, Outcome
@@ -43,7 +43,7 @@ def golden(
     new, events = RULES.apply(state, actions)
     assert new.scores == scores
     assert new.turn == 1
-    assert new.last == resolve_turn((actions[0], actions[1]), start, options)
+    assert new.last == resolve_turn((actions[0].runes, actions[1].runes), start, options)
     resolved = [e for e in events if e.kind == "turn_resolved"]
     assert len(resolved) == 1 and resolved[0].data["scores_after"] == list(scores)
     return res, new
@@ -204,18 +204,18 @@ def test_case_19_both_diff_s_applied_one_after_another():
 
 
 def test_case_20_win_by_reaching_50():
-    res, state = golden(("S1", "DOUBLE_R", "DIFF_R"), ("DOUBLE_S", "DOUBLE_R", "FIRE"), (50, 30), start=(49, 30))
+    _res, state = golden(("S1", "DOUBLE_R", "DIFF_R"), ("DOUBLE_S", "DOUBLE_R", "FIRE"), (50, 30), start=(49, 30))
     assert state.outcome == Outcome(("win", "loss"), (50, 30), "score_50")
     assert state.outcome.winners == (0,)
 
 
 def test_case_21_both_reach_50_both_win():
-    res, state = golden(("S1", "S2", "S3"), ("S1", "S2", "S3"), (51, 51), start=(45, 45))
+    _res, state = golden(("S1", "S2", "S3"), ("S1", "S2", "S3"), (51, 51), start=(45, 45))
     assert state.outcome == Outcome(("win", "win"), (51, 51), "both_50")
 
 
 def test_case_22_both_reach_0_both_lose():
-    res, state = golden(("R1", "R2", "R3"), ("R1", "R2", "R3"), (-3, -3), start=(3, 3))
+    _res, state = golden(("R1", "R2", "R3"), ("R1", "R2", "R3"), (-3, -3), start=(3, 3))
     assert state.outcome == Outcome(("loss", "loss"), (-3, -3), "both_0")
 
 
@@ -228,16 +228,16 @@ def test_case_23_s1p9_blocked_by_fire():
 # --------------------------------------------------------------------------------------------------
 
 
-def _quiet_picks(state: BattleRunesState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _quiet_picks(state: BattleRunesState) -> tuple[Pick, Pick]:
     """The pair of picks that moves the scores least (keeps the game going for case 24)."""
     best = None
     for a in RULES.legal_actions(state, 0):
         for b in RULES.legal_actions(state, 1):
-            after = resolve_turn((a, b), state.scores).scores_after
-            key = (abs(after[0] - 25) + abs(after[1] - 25), a, b)
+            after = resolve_turn((a.runes, b.runes), state.scores).scores_after
+            key = (abs(after[0] - 25) + abs(after[1] - 25), a.runes, b.runes)
             if best is None or key < best:
                 best = key
-    return best[1], best[2]
+    return Pick(best[1]), Pick(best[2])
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -275,7 +275,7 @@ def test_case_24_deal_and_reshuffle(seed):
     state, events = RULES.apply(state, {CHANCE: shuffle})
     assert [len(h) for h in state.hands] == [5, 5]
     assert [len(d) for d in state.decks] == [22, 22]  # the golden number
-    assert state.discards == (a, b)  # this turn's runes reach the discard after the deal
+    assert state.discards == (a.runes, b.runes)  # this turn's runes reach the discard after the deal
     for p in (0, 1):
         assert set(hands_before[p]) <= set(state.hands[p])  # hand cards are never reshuffled
         assert not set(state.hands[p]) & set(state.decks[p])

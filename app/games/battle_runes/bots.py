@@ -20,7 +20,8 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.optimize import linprog
 
-from .engine import Pick, end_check, hand_picks, sort_runes
+from .actions import Pick, hand_picks, sort_runes
+from .engine import end_check
 from .resolve import ResolveOptions, settle_scores
 
 JSON = Any
@@ -70,7 +71,7 @@ class GreedyBot:
         best: list[Pick] = []
         best_gain = -math.inf
         for pick in legal:
-            after = _scores_after(seat, pick, (), scores, options)
+            after = _scores_after(seat, pick.runes, (), scores, options)
             gain = (after[seat] - scores[seat]) - (after[1 - seat] - scores[1 - seat])
             if gain > best_gain:
                 best, best_gain = [pick], gain
@@ -170,14 +171,15 @@ class NashBot:
         """The payoff matrix: ``[i][j]`` = value for me of my ``legal[i]`` against the opponent's
         ``j``-th pick of its hand (hand order)."""
         seat, scores, options = _view(observation, legal)
-        theirs = hand_picks(sort_runes(observation["hands"][1 - seat])) or ((),)
+        theirs = [pick.runes for pick in hand_picks(sort_runes(observation["hands"][1 - seat]))] or [()]
         opts = observation.get("options") or {}
         win_score = int(opts.get("win_score", 50))
         max_turns = int(opts.get("max_turns", 0))
         turn = int(observation.get("turn", 0)) + 1
         cache: dict[tuple[int, int], float] = {}
         matrix = np.empty((len(legal), len(theirs)))
-        for i, mine in enumerate(legal):
+        for i, pick in enumerate(legal):
+            mine = pick.runes
             for j, other in enumerate(theirs):
                 after = _scores_after(seat, mine, other, scores, options)
                 value = cache.get(after)

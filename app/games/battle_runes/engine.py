@@ -1,4 +1,4 @@
-"""Battle Runes rules engine (``rules/battle_runes.md``), on the core contract of DESIGN.md section 2.
+"""Battle Runes rules engine (``rules/battle_runes.md``), on the engine kit of DESIGN.md section 2.
 
 Flow of a match:
 
@@ -6,7 +6,8 @@ Flow of a match:
    (``{"shuffle": {"0": [30 ids], "1": [30 ids]}}``, spec section 2) and 5 runes are dealt to each
    seat.
 2. Both seats choose 3 of their 5 runes at the same time (``to_act == {0, 1}``; an action is a
-   :data:`Pick`, JSON ``{"runes": [3 ids]}``). Both hands are public.
+   :class:`~app.games.battle_runes.actions.Pick`, JSON ``{"runes": [3 ids]}``). Both hands are
+   public.
 3. :meth:`BattleRunes.apply` resolves the turn (``resolve.py``, spec section 5), checks the end
    (section 4), then cleans up and deals 3 to each seat (sections 3.5-3.6).
 4. When a deck cannot complete a deal the seat takes what is left and the state becomes a chance
@@ -15,151 +16,53 @@ Flow of a match:
    turn are still on the table while this happens, so they are not reshuffled (golden case 24:
    the new deck holds 22); they reach the discard once the deal is complete.
 
-Hands are kept sorted in catalog order (``runes.yaml``), so a pick is the sorted tuple of its rune
-ids whatever order a client sends them in.
+The state (``state.py``) and the actions with their codec (``actions.py``) live beside this file;
+hands are kept sorted in catalog order (``runes.yaml``), so a pick lists its runes in that order
+whatever order a client sends them in. The deck orders are the game's hidden information
+(:meth:`BattleRunes.secrets`).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, ClassVar
 
+from ..core.actions import ActionCodec
 from ..core.base import BaseRules
-from ..core.errors import BadAction, BadOptions, GameOver, IllegalAction
+from ..core.errors import BadOptions, GameOver, IllegalAction
 from ..core.rules import CHANCE, Event, Outcome
-from .data import DECK, RUNE_IDS, RUNE_INDEX, catalog_entries
-from .resolve import Resolution, ResolveOptions, resolve_turn
+from ..core.state import evolve
+from .actions import CODEC, BattleRunesAction, Pick, Shuffle, hand_picks, pick_rest, sort_runes
+from .data import DECK, RUNE_IDS, catalog_entries
+from .resolve import resolve_turn
+from .state import (
+    CHOOSE,
+    DEAL_SIZE,
+    HAND_SIZE,
+    OVER,
+    PICK_SIZE,
+    RESHUFFLE,
+    SHUFFLE,
+    BattleRunesState,
+    Config,
+    Runes,
+    decode_state,
+    encode_state,
+)
 
 JSON = Any
 
-HAND_SIZE = 5  #: runes in a hand (spec section 2)
-PICK_SIZE = 3  #: runes played per turn (spec section 3.1)
-DEAL_SIZE = 3  #: runes dealt at each clean-up (spec section 3.5)
-NUM_SEATS = 2
-
-#: A seat's choice: 3 rune ids sorted in catalog order (a hand's order).
-Pick = tuple[str, ...]
-
-SHUFFLE = "shuffle"  #: phase: chance deals the opening decks
-RESHUFFLE = "reshuffle"  #: phase: chance reorders the discard of each seat in ``owed``
-CHOOSE = "choose"  #: phase: both seats pick 3 runes
-OVER = "over"  #: phase: the game has ended
-_PHASES = (SHUFFLE, RESHUFFLE, CHOOSE, OVER)
+__all__ = [
+    "BattleRunes", "BattleRunesState", "Config", "Pick", "Shuffle", "end_check", "hand_picks", "sort_runes",
+]
 
 _TO_ACT = {SHUFFLE: frozenset({CHANCE}), RESHUFFLE: frozenset({CHANCE}), CHOOSE: frozenset({0, 1}),
            OVER: frozenset()}
-
-
-def _rune_key(rune: str) -> int:
-    return RUNE_INDEX[rune]
-
-
-def sort_runes(runes: Sequence[str]) -> tuple[str, ...]:
-    """Runes in catalog order (the order of a hand and of a :data:`Pick`).
-
-    :raises KeyError: an unknown rune id.
-    """
-    return tuple(sorted(runes, key=_rune_key))
-
-
-_FIVE_CHOOSE_THREE = tuple(itertools.combinations(range(HAND_SIZE), PICK_SIZE))
-
-
-@lru_cache(maxsize=16384)
-def hand_picks(hand: tuple[str, ...]) -> tuple[Pick, ...]:
-    """Every distinct choice of 3 runes from ``hand``, in hand order (10 for 5 distinct runes).
-
-    Each pick is sorted in catalog order (already true when ``hand`` is, as the engine keeps it).
-    """
-    keys = [RUNE_INDEX[r] for r in hand]
-    if len(hand) == HAND_SIZE and keys == sorted(keys):
-        picks = tuple((hand[i], hand[j], hand[k]) for i, j, k in _FIVE_CHOOSE_THREE)
-    else:
-        picks = tuple(sort_runes(c) for c in itertools.combinations(hand, PICK_SIZE))
-    return picks if len(set(hand)) == len(hand) else tuple(dict.fromkeys(picks))
-
-
-@lru_cache(maxsize=16384)
-def _pick_set(hand: tuple[str, ...]) -> frozenset[Pick]:
-    return frozenset(hand_picks(hand))
-
-
-def _remove(hand: tuple[str, ...], pick: Pick) -> tuple[str, ...]:
-    rest = list(hand)
-    for rune in pick:
-        rest.remove(rune)
-    return tuple(rest)
-
-
-@dataclass(frozen=True, slots=True)
-class Shuffle:
-    """A chance outcome: the new deck order (top first) of some seats.
-
-    JSON: ``{"shuffle": {"0": [ids], "1": [ids]}}``. ``orders`` is sorted by seat.
-    """
-
-    orders: tuple[tuple[int, tuple[str, ...]], ...]
-
-    def as_dict(self) -> dict[int, tuple[str, ...]]:
-        """Seat -> new deck order."""
-        return dict(self.orders)
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    """The match options a state carries (see :attr:`BattleRunes.default_options`)."""
-
-    r2p5_bonus_kind: str = "destruction"
-    zero_blocks_swap_all: bool = True
-    max_turns: int = 0
-    start_score: int = 25
-    win_score: int = 50
-    resolve_options: ResolveOptions = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "resolve_options", ResolveOptions(self.r2p5_bonus_kind, self.zero_blocks_swap_all))
-
-    def to_json(self) -> dict[str, JSON]:
-        """The options as a JSON object."""
-        return {"r2p5_bonus_kind": self.r2p5_bonus_kind, "zero_blocks_swap_all": self.zero_blocks_swap_all,
-                "max_turns": self.max_turns, "start_score": self.start_score, "win_score": self.win_score}
-
-
-@dataclass(frozen=True, slots=True)
-class BattleRunesState:
-    """An immutable Battle Runes position. Pairs are indexed by seat (0 = spec's A, 1 = B).
-
-    :param config: the match options.
-    :param phase: ``"shuffle"`` | ``"reshuffle"`` | ``"choose"`` | ``"over"``.
-    :param turn: turns resolved so far.
-    :param scores: both scores.
-    :param hands: runes in each hand, catalog order (public).
-    :param decks: each deck, top first (secret from everyone).
-    :param discards: each discard pile, oldest first.
-    :param table: runes played this turn that wait for a reshuffle to finish before they reach
-        the discard (empty outside the ``"reshuffle"`` phase).
-    :param owed: runes each seat still has to be dealt after its reshuffle.
-    :param last: the last turn's :class:`Resolution` (``None`` before the first).
-    :param outcome: the result once over.
-    """
-
-    config: Config
-    phase: str
-    turn: int
-    scores: tuple[int, int]
-    hands: tuple[tuple[str, ...], tuple[str, ...]]
-    decks: tuple[tuple[str, ...], tuple[str, ...]]
-    discards: tuple[tuple[str, ...], tuple[str, ...]]
-    table: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    owed: tuple[int, int] = (0, 0)
-    last: Resolution | None = None
-    outcome: Outcome | None = None
+_NO_PICKS: tuple[Pick, ...] = ()
+_FULL_DECK = sort_runes(DECK)
 
 
 def end_check(scores: tuple[int, int], win_score: int, turn: int = 0, max_turns: int = 0) -> Outcome | None:
@@ -186,18 +89,21 @@ def end_check(scores: tuple[int, int], win_score: int, turn: int = 0, max_turns:
     return None
 
 
-class BattleRunes(BaseRules):
+class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
     """The Battle Runes rules (``rules/battle_runes.md``): 2 seats, simultaneous picks of 3 runes.
 
-    Actions: a :data:`Pick` (``{"runes": [3 ids]}``) for a seat; a :class:`Shuffle` for chance.
+    Actions: a :class:`Pick` (``{"runes": [3 ids]}``) for a seat; a :class:`Shuffle` for chance.
     Events: ``hands_dealt``, ``turn_resolved``, ``deck_reshuffled``, ``game_over`` (all public:
-    hands are public in this game; deck orders never appear).
+    hands are public in this game; deck orders never appear). Imperfect information: nobody knows a
+    deck's order (:meth:`secrets`), and a seat's pick is hidden until both have chosen.
     """
 
     name: ClassVar[str] = "battle_runes"
     title: ClassVar[str] = "Battle Runes"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    information: ClassVar[str] = "imperfect"
+    actions: ClassVar[ActionCodec[BattleRunesAction]] = CODEC
     default_options: ClassVar[Mapping[str, JSON]] = {
         "r2p5_bonus_kind": "destruction",
         "zero_blocks_swap_all": True,
@@ -261,7 +167,9 @@ class BattleRunes(BaseRules):
         :raises IllegalAction: a hand/deck that the seat's deck cannot supply.
         """
         config = Config(**self.normalize_options(options or {}))
-        new_hands, new_decks, new_discards = [], [], []
+        new_hands: list[Runes] = []
+        new_decks: list[Runes] = []
+        new_discards: list[Runes] = []
         for seat in (0, 1):
             pool = Counter(DECK)
             pool.subtract(hands[seat])
@@ -296,7 +204,7 @@ class BattleRunes(BaseRules):
         """The distinct 3-rune picks of ``seat``'s hand in hand order (10 for 5 distinct runes);
         empty when ``seat`` is not choosing (chance outcomes are drawn by :meth:`sample_chance`)."""
         if state.phase != CHOOSE or seat not in (0, 1):
-            return ()
+            return _NO_PICKS
         return hand_picks(state.hands[seat])
 
     def outcome(self, state: BattleRunesState) -> Outcome | None:
@@ -321,7 +229,7 @@ class BattleRunes(BaseRules):
     # ------------------------------------------------------------------ apply
 
     def apply(
-        self, state: BattleRunesState, actions: Mapping[int, Pick | Shuffle]
+        self, state: BattleRunesState, actions: Mapping[int, BattleRunesAction]
     ) -> tuple[BattleRunesState, list[Event]]:
         """Apply a chance outcome or both seats' picks.
 
@@ -333,7 +241,7 @@ class BattleRunes(BaseRules):
         if state.phase == OVER:
             raise GameOver("the game is over")
         to_act = _TO_ACT[state.phase]
-        if set(actions) != to_act:
+        if actions.keys() != to_act:
             raise IllegalAction(f"{self.name}: expected actions of {sorted(to_act)}, got {sorted(actions)}")
         if state.phase == CHOOSE:
             return self._play_turn(state, actions[0], actions[1])
@@ -345,19 +253,22 @@ class BattleRunes(BaseRules):
         return self._reshuffle(state, shuffle)
 
     def _deal_opening(self, state: BattleRunesState, shuffle: Shuffle) -> tuple[BattleRunesState, list[Event]]:
+        """Section 2: each seat's shuffled deck, 5 runes dealt from the top."""
         orders = shuffle.as_dict()
         if set(orders) != {0, 1}:
             raise IllegalAction(f"{self.name}: the opening shuffle orders both decks, got seats {sorted(orders)}")
-        full = sorted(DECK, key=_rune_key)
         for seat, order in orders.items():
-            if sorted(order, key=_rune_key) != full:
+            if sort_runes(order) != _FULL_DECK:
                 raise IllegalAction(f"{self.name}: seat {seat}'s shuffled deck is not the full deck")
-        hands = (sort_runes(orders[0][:HAND_SIZE]), sort_runes(orders[1][:HAND_SIZE]))
-        decks = (orders[0][HAND_SIZE:], orders[1][HAND_SIZE:])
-        new = BattleRunesState(state.config, CHOOSE, 0, state.scores, hands, decks, ((), ()))
+        new = evolve(
+            state, phase=CHOOSE,
+            hands=(sort_runes(orders[0][:HAND_SIZE]), sort_runes(orders[1][:HAND_SIZE])),
+            decks=(orders[0][HAND_SIZE:], orders[1][HAND_SIZE:]),
+        )
         return new, [_hands_event(new)]
 
     def _reshuffle(self, state: BattleRunesState, shuffle: Shuffle) -> tuple[BattleRunesState, list[Event]]:
+        """Section 3.6: each owing seat's discard becomes its deck, and its deal is completed."""
         orders = shuffle.as_dict()
         owing = {p for p in (0, 1) if state.owed[p]}
         if set(orders) != owing:
@@ -367,7 +278,7 @@ class BattleRunes(BaseRules):
         hands, decks, discards = list(state.hands), list(state.decks), list(state.discards)
         events: list[Event] = []
         for seat, order in sorted(orders.items()):
-            if sorted(order, key=_rune_key) != sorted(state.discards[seat], key=_rune_key):
+            if sort_runes(order) != sort_runes(state.discards[seat]):
                 raise IllegalAction(f"{self.name}: seat {seat}'s new deck is not a permutation of its discard")
             need = state.owed[seat]
             hands[seat] = sort_runes(hands[seat] + order[:need])
@@ -376,41 +287,44 @@ class BattleRunes(BaseRules):
             events.append(Event("deck_reshuffled", {
                 "seat": seat, "reshuffled": len(order), "deck_size": len(decks[seat]),
             }))
-        new = BattleRunesState(
-            state.config, CHOOSE, state.turn, state.scores, (hands[0], hands[1]), (decks[0], decks[1]),
-            (discards[0], discards[1]), ((), ()), (0, 0), state.last, None,
+        new = evolve(
+            state, phase=CHOOSE, hands=(hands[0], hands[1]), decks=(decks[0], decks[1]),
+            discards=(discards[0], discards[1]), table=((), ()), owed=(0, 0),
         )
         events.append(_hands_event(new))
         return new, events
 
-    def _play_turn(self, state: BattleRunesState, pick_a: Any, pick_b: Any) -> tuple[BattleRunesState, list[Event]]:
-        picks = (pick_a, pick_b)
-        for seat in (0, 1):
-            if not isinstance(picks[seat], tuple) or picks[seat] not in _pick_set(state.hands[seat]):
-                raise IllegalAction(
-                    f"{self.name}: seat {seat} must play 3 runes of its hand {list(state.hands[seat])}, "
-                    f"not {picks[seat]!r}"
-                )
+    def _play_turn(
+        self, state: BattleRunesState, pick_a: BattleRunesAction, pick_b: BattleRunesAction
+    ) -> tuple[BattleRunesState, list[Event]]:
+        """Sections 3.2-3.6: resolve both picks, check the end, clean up and deal."""
+        runes_a, rest_a = self._checked_pick(state, 0, pick_a)
+        runes_b, rest_b = self._checked_pick(state, 1, pick_b)
+        picks = (runes_a, runes_b)
         config = state.config
-        res = resolve_turn((pick_a, pick_b), state.scores, config.resolve_options)
+        res = resolve_turn(picks, state.scores, config.resolve_options)
         turn = state.turn + 1
         scores = res.scores_after
         outcome = end_check(scores, config.win_score, turn, config.max_turns)
         events = [Event("turn_resolved", {"turn": turn, "scores": list(scores), **res.to_json()})]
-        rest = (_remove(state.hands[0], pick_a), _remove(state.hands[1], pick_b))
         if outcome is not None:
             # Clean up (the played runes leave the table); nothing more is dealt.
-            new = BattleRunesState(
-                config, OVER, turn, scores, rest, state.decks,
-                (state.discards[0] + pick_a, state.discards[1] + pick_b), ((), ()), (0, 0), res, outcome,
+            new = evolve(
+                state, phase=OVER, turn=turn, scores=scores, hands=(rest_a, rest_b),
+                discards=(state.discards[0] + picks[0], state.discards[1] + picks[1]), table=((), ()),
+                owed=(0, 0), last=res, outcome=outcome,
             )
             events.append(Event("game_over", outcome.to_json()))
             return new, events
-        hands, decks, discards, table, owed = [], [], [], [], []
-        for seat in (0, 1):
+        hands: list[Runes] = []
+        decks: list[Runes] = []
+        discards: list[Runes] = []
+        table: list[Runes] = []
+        owed: list[int] = []
+        for seat, rest in ((0, rest_a), (1, rest_b)):
             deck = state.decks[seat]
             taken = deck[:DEAL_SIZE]
-            hands.append(sort_runes(rest[seat] + taken) if taken else rest[seat])
+            hands.append(sort_runes(rest + taken) if taken else rest)
             decks.append(deck[len(taken):])
             short = DEAL_SIZE - len(taken)
             owed.append(short)
@@ -420,14 +334,28 @@ class BattleRunes(BaseRules):
             else:
                 discards.append(state.discards[seat] + picks[seat])
                 table.append(())
-        phase = RESHUFFLE if any(owed) else CHOOSE
-        new = BattleRunesState(
-            config, phase, turn, scores, (hands[0], hands[1]), (decks[0], decks[1]),
-            (discards[0], discards[1]), (table[0], table[1]), (owed[0], owed[1]), res, None,
+        phase = RESHUFFLE if owed[0] or owed[1] else CHOOSE
+        new = evolve(
+            state, phase=phase, turn=turn, scores=scores, hands=(hands[0], hands[1]), decks=(decks[0], decks[1]),
+            discards=(discards[0], discards[1]), table=(table[0], table[1]), owed=(owed[0], owed[1]), last=res,
+            outcome=None,
         )
         if phase == CHOOSE:
             events.append(_hands_event(new))
         return new, events
+
+    def _checked_pick(self, state: BattleRunesState, seat: int, pick: BattleRunesAction) -> tuple[Runes, Runes]:
+        """Section 3.1: ``(the pick's runes, the rest of the hand)``.
+
+        :raises IllegalAction: ``pick`` is not a :class:`Pick` of 3 runes of ``seat``'s hand.
+        """
+        if isinstance(pick, Pick):
+            rest = pick_rest(state.hands[seat], pick)
+            if rest is not None:
+                return pick.runes, rest
+        raise IllegalAction(
+            f"{self.name}: seat {seat} must play 3 runes of its hand {list(state.hands[seat])}, not {pick!r}"
+        )
 
     # ------------------------------------------------------------------ views
 
@@ -464,7 +392,8 @@ class BattleRunes(BaseRules):
         from ..core.registry import make_bot
 
         bot = make_bot(self.name, self.timeout_bot_level)
-        return bot.choose(self.bot_observation(state, seat), self.legal_actions(state, seat), rng)
+        action: Pick = bot.choose(self.bot_observation(state, seat), self.legal_actions(state, seat), rng)
+        return action
 
     def catalog(self) -> dict[str, JSON]:
         """The rune list for the rules pages: ``{"runes": [{"id", "name", "name_ru", "kind",
@@ -473,88 +402,17 @@ class BattleRunes(BaseRules):
 
     # ------------------------------------------------------------------ JSON
 
-    def encode_action(self, action: Pick | Shuffle) -> JSON:
-        """``{"runes": [ids]}`` for a pick; ``{"shuffle": {"<seat>": [ids]}}`` for a shuffle."""
-        if isinstance(action, Shuffle):
-            return {"shuffle": {str(seat): list(order) for seat, order in action.orders}}
-        return {"runes": list(action)}
-
-    def decode_action(self, obj: JSON) -> Pick | Shuffle:
-        """Parse a pick (any order of the 3 ids; normalised to catalog order) or a shuffle.
-
-        :raises BadAction: not an object, not exactly one of the keys ``runes``/``shuffle``, not a
-            list of 3 strings, an unknown rune id, or a malformed shuffle.
-        """
-        if not isinstance(obj, dict) or len(obj) != 1:
-            raise BadAction(f"{self.name}: an action is {{'runes': [3 rune ids]}}, got {obj!r}")
-        if "runes" in obj:
-            runes = obj["runes"]
-            if not isinstance(runes, list | tuple) or len(runes) != PICK_SIZE:
-                raise BadAction(f"{self.name}: 'runes' must be a list of {PICK_SIZE} rune ids, got {runes!r}")
-            return sort_runes(_rune_ids(self.name, runes))
-        if "shuffle" in obj:
-            orders = obj["shuffle"]
-            if not isinstance(orders, dict) or not orders:
-                raise BadAction(f"{self.name}: 'shuffle' maps seats to deck orders, got {orders!r}")
-            parsed = []
-            for key, order in orders.items():
-                if key not in ("0", "1"):
-                    raise BadAction(f"{self.name}: shuffle seat must be '0' or '1', got {key!r}")
-                if not isinstance(order, list | tuple):
-                    raise BadAction(f"{self.name}: shuffle order must be a list of rune ids, got {order!r}")
-                parsed.append((int(key), _rune_ids(self.name, order)))
-            return Shuffle(tuple(sorted(parsed)))
-        raise BadAction(f"{self.name}: unknown action key {next(iter(obj))!r}; expected 'runes'")
-
     def encode_state(self, state: BattleRunesState) -> JSON:
-        """The whole state as JSON (holds the secret deck orders: storage only)."""
-        return {
-            "config": state.config.to_json(),
-            "phase": state.phase,
-            "turn": state.turn,
-            "scores": list(state.scores),
-            "hands": [list(h) for h in state.hands],
-            "decks": [list(d) for d in state.decks],
-            "discards": [list(d) for d in state.discards],
-            "table": [list(t) for t in state.table],
-            "owed": list(state.owed),
-            "last": None if state.last is None else state.last.to_json(),
-            "outcome": None if state.outcome is None else state.outcome.to_json(),
-        }
+        """The whole state as JSON (:func:`~app.games.battle_runes.state.encode_state`; holds the
+        secret deck orders: storage only)."""
+        return encode_state(state)
 
     def decode_state(self, obj: JSON) -> BattleRunesState:
         """Inverse of :meth:`encode_state`.
 
-        :raises ValueError: a malformed snapshot.
+        :raises ValueError: a malformed snapshot. :raises KeyError: a missing key.
         """
-        if obj.get("phase") not in _PHASES:
-            raise ValueError(f"{self.name}: unknown phase {obj.get('phase')!r}")
-
-        def pair(key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-            return (tuple(obj[key][0]), tuple(obj[key][1]))
-
-        return BattleRunesState(
-            config=Config(**obj["config"]),
-            phase=obj["phase"],
-            turn=int(obj["turn"]),
-            scores=(int(obj["scores"][0]), int(obj["scores"][1])),
-            hands=pair("hands"),
-            decks=pair("decks"),
-            discards=pair("discards"),
-            table=pair("table"),
-            owed=(int(obj["owed"][0]), int(obj["owed"][1])),
-            last=None if obj["last"] is None else Resolution.from_json(obj["last"]),
-            outcome=None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),
-        )
-
-
-def _rune_ids(game: str, values: Sequence[Any]) -> tuple[str, ...]:
-    for value in values:
-        if not isinstance(value, str):
-            raise BadAction(f"{game}: rune ids are strings, got {value!r}")
-        if value not in RUNE_INDEX:
-            raise BadAction(f"{game}: unknown rune id {value!r}")
-    return tuple(values)
+        return decode_state(obj)
 
 
 def _hands_event(state: BattleRunesState) -> Event:
@@ -563,3 +421,4 @@ def _hands_event(state: BattleRunesState) -> Event:
         "hands": [list(state.hands[0]), list(state.hands[1])],
         "deck_sizes": [len(state.decks[0]), len(state.decks[1])],
     })
+

@@ -266,7 +266,17 @@ def settle_scores(
                     options.zero_blocks_swap_all, None)[7]
 
 
-def _resolve(pa, pb, score_a, score_b, literal_r2p5, zero_blocks, rec):  # noqa: C901 - one spec algorithm
+IntPair = tuple[int, int]
+BoolPair = tuple[bool, bool]
+#: what :func:`_resolve` returns: (annulled, base_S, base_R, final_S, final_R, scores_settled,
+#: swap_all_applied, scores_after, fire, water)
+_Resolved = tuple[bool, IntPair, IntPair, IntPair, IntPair, IntPair, int, IntPair, BoolPair, BoolPair]
+
+
+def _resolve(
+    pa: Sequence[str], pb: Sequence[str], score_a: int, score_b: int, literal_r2p5: bool, zero_blocks: bool,
+    rec: list[Step] | None,
+) -> _Resolved:
     """Spec section 5 on rune-id sequences; appends :class:`Step` to ``rec`` unless it is None.
 
     :returns: (annulled, base_S, base_R, final_S, final_R, scores_settled, swap_all_applied,
@@ -287,7 +297,7 @@ def _resolve(pa, pb, score_a, score_b, literal_r2p5, zero_blocks, rec):  # noqa:
     R = [0, 0]
     if rec is not None:
         for p in (0, 1):
-            for rid, row in zip(picks[p], row_lists[p]):
+            for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
                 if row.effect == _ENABLER:
                     rec.append(Step(rid, p, row.order, (0, 0), (0, 0), "enables bonuses"))
                 elif row.effect == _ANNUL:
@@ -302,7 +312,7 @@ def _resolve(pa, pb, score_a, score_b, literal_r2p5, zero_blocks, rec):  # noqa:
             swaps, after = _swap_all(picks, row_lists, fire_any, water_any, after, zero2, zero2, rec)
         elif rec is not None:
             for p in (0, 1):
-                for rid, row in zip(picks[p], row_lists[p]):
+                for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
                     if row.effect == _SWAP_ALL:
                         rec.append(Step(rid, p, row.order, zero2, zero2, "no effect: the turn is annulled"))
         return True, zero2, zero2, zero2, zero2, (score_a, score_b), swaps, after, fire, water
@@ -322,7 +332,7 @@ def _resolve(pa, pb, score_a, score_b, literal_r2p5, zero_blocks, rec):  # noqa:
         pts_index = 0 if kind == _BUILD else 1
         for p in (0, 1):
             o = 1 - p
-            for rid, row in zip(picks[p], row_lists[p]):
+            for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
                 if row.kind != kind:
                     continue
                 c = row.condition
@@ -369,7 +379,7 @@ def _resolve(pa, pb, score_a, score_b, literal_r2p5, zero_blocks, rec):  # noqa:
     s0 = (S[0], S[1])
     r0 = (R[0], R[1])
     for p in (0, 1):
-        for rid, row in zip(picks[p], row_lists[p]):
+        for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
             if row.cross == _CROSS_ADD_R:
                 S[p] += r0[p]
                 if rec is not None:
@@ -434,12 +444,15 @@ def _resolve(pa, pb, score_a, score_b, literal_r2p5, zero_blocks, rec):  # noqa:
     return False, base_s, base_r, fin_s, fin_r, settled, swaps, after, fire, water
 
 
-def _swap_all(picks, row_lists, fire_any, water_any, totals, fin_s, fin_r, rec):
+def _swap_all(
+    picks: tuple[Sequence[str], Sequence[str]], row_lists: tuple[list[_RuneRow], list[_RuneRow]], fire_any: bool,
+    water_any: bool, totals: IntPair, fin_s: IntPair, fin_r: IntPair, rec: list[Step] | None,
+) -> tuple[int, IntPair]:
     """Apply every Swap-All played (seat A's, then B's) when Fire and Water were both played."""
     swaps = 0
     a, b = totals
     for p in (0, 1):
-        for rid, row in zip(picks[p], row_lists[p]):
+        for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
             if row.effect != _SWAP_ALL:
                 continue
             if fire_any and water_any:

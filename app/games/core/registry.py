@@ -121,7 +121,11 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Import every game package under ``app/games`` once; each registers itself on import."""
+    """Import every game package under ``app/games`` once; each registers itself on import.
+
+    A package that fails to import fails every later call too (never a registry silently missing
+    the games after it).
+    """
     global _loaded
     if _loaded:
         return
@@ -131,6 +135,10 @@ def _load_builtin() -> None:
 
     import app.games as games
 
-    for info in sorted(pkgutil.iter_modules(games.__path__), key=lambda i: i.name):
-        if info.ispkg and info.name != "core":
-            importlib.import_module(f"app.games.{info.name}")
+    try:
+        for info in sorted(pkgutil.iter_modules(games.__path__), key=lambda i: i.name):
+            if info.ispkg and info.name != "core":
+                importlib.import_module(f"app.games.{info.name}")
+    except BaseException:
+        _loaded = False
+        raise
