@@ -246,8 +246,7 @@ def test_max_turns_draw():
     assert new.scores == (23, 23)
     assert new.outcome == Outcome(("draw", "draw"), (23, 23), "turn_cap")
     assert events[-1].kind == "game_over"
-    assert events[-1].data == {"results": ["draw", "draw"], "scores": [23, 23], "reason": "turn_cap", "ranks": [1, 1],
-                               "teams": [0, 1], "resigned": []}
+    assert events[-1].data == {"results": ["draw", "draw"], "scores": [23, 23], "reason": "turn_cap", "ranks": [1, 1]}
     # the stored state keeps the outcome's stored form (four keys), so old snapshots stay byte-equal
     assert RULES.encode_state(new)["outcome"] == {"results": ["draw", "draw"], "scores": [23, 23],
                                                   "reason": "turn_cap", "ranks": [1, 1]}

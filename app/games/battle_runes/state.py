@@ -92,8 +92,7 @@ def encode_state(state: BattleRunesState) -> dict[str, JSON]:
     """The whole state as JSON (holds the secret deck orders: storage only).
 
     ``{"config", "phase", "turn", "scores", "hands", "decks", "discards", "table", "owed", "last",
-    "outcome"}``; ``outcome`` keeps its stored form ``{"results", "scores", "reason", "ranks"}`` (a
-    Battle Runes end has one team per seat and no resignation, the defaults of :class:`Outcome`).
+    "outcome"}``.
     """
     return {
         "config": state.config.to_json(),
@@ -106,7 +105,7 @@ def encode_state(state: BattleRunesState) -> dict[str, JSON]:
         "table": [list(t) for t in state.table],
         "owed": list(state.owed),
         "last": None if state.last is None else state.last.to_json(),
-        "outcome": None if state.outcome is None else _outcome_json(state.outcome),
+        "outcome": None if state.outcome is None else state.outcome.to_json(),
     }
 
 
@@ -136,8 +135,3 @@ def decode_state(obj: Mapping[str, JSON]) -> BattleRunesState:
         outcome=None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),
     )
 
-
-def _outcome_json(outcome: Outcome) -> dict[str, JSON]:
-    """The stored form of the state's outcome (the four keys snapshots have always held)."""
-    return {"results": list(outcome.results), "scores": list(outcome.scores), "reason": outcome.reason,
-            "ranks": list(outcome.ranks)}

@@ -121,15 +121,20 @@ class Outcome:
 
     def to_json(self) -> dict[str, JSON]:
         """JSON form stored with the match and sent to clients: ``{"results", "scores", "reason",
-        "ranks", "teams", "resigned"}``."""
-        return {
+        "ranks"}``, plus ``"teams"`` when some seats share a team and ``"resigned"`` when a seat
+        resigned (left out otherwise, so outcomes stored before teams existed keep their form;
+        :meth:`from_json` fills the defaults)."""
+        out: dict[str, JSON] = {
             "results": list(self.results),
             "scores": list(self.scores),
             "reason": self.reason,
             "ranks": list(self.ranks),
-            "teams": list(self.teams),
-            "resigned": sorted(self.resigned),
         }
+        if self.teams != tuple(range(len(self.results))):
+            out["teams"] = list(self.teams)
+        if self.resigned:
+            out["resigned"] = sorted(self.resigned)
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, JSON]) -> Outcome:
