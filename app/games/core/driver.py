@@ -48,7 +48,7 @@ class LegalMemo:
     Holds a reference to the state it remembers, so an ``id`` is never reused while it is kept.
     """
 
-    __slots__ = ("_state", "_legal")
+    __slots__ = ("_legal", "_state")
 
     def __init__(self) -> None:
         self._state: Any = None
