@@ -23,15 +23,15 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench.report import print_report, time_decisions
 from app.games.core import CHANCE, play_out
-from app.games.stratego_junior import RandomBot, StrategoBot, StrategoJunior
+from app.games.stratego_junior import QUEST_RULES, VICTORY_RULES, RandomBot, StrategoBot, StrategoRules
+from bench.report import print_report, time_decisions
 
 GAMES_TARGET = 200.0  #: random Victory games per second
 DECISION_TARGET_MS = 50.0
 DUEL_TARGET = 0.95
 
-RULES = StrategoJunior()
+RULES: dict[str, StrategoRules] = {"quest": QUEST_RULES, "victory": VICTORY_RULES}
 BATCH = 10
 
 
@@ -54,11 +54,12 @@ def _best_of(run: Callable[[range], int], games: int, repeats: int = 5) -> tuple
 
 def driver_games(variant: str) -> Callable[[range], int]:
     """Random games through ``play_out`` (the path of the conformance suite and the service)."""
+    rules = RULES[variant]
 
     def run(seeds: range) -> int:
         turns = 0
         for seed in seeds:
-            state, _ = play_out(RULES, 2, {"variant": variant}, rng=random.Random(seed))
+            state, _ = play_out(rules, 2, {"variant": variant}, rng=random.Random(seed))
             turns += state.turn
         return turns
 
@@ -67,22 +68,23 @@ def driver_games(variant: str) -> Callable[[range], int]:
 
 def apply_games(variant: str) -> Callable[[range], int]:
     """Random games through ``apply`` directly (no driver bookkeeping)."""
-    options = RULES.normalize_options({"variant": variant})
+    rules = RULES[variant]
+    options = rules.normalize_options({"variant": variant})
 
     def run(seeds: range) -> int:
         turns = 0
         for seed in seeds:
             rng = random.Random(seed)
-            state = RULES.initial_state(2, options)
+            state = rules.initial_state(2, options)
             while True:
-                to_act = RULES.to_act(state)
+                to_act = rules.to_act(state)
                 if not to_act:
                     break
                 if CHANCE in to_act:
-                    actions = {CHANCE: RULES.sample_chance(state, rng)}
+                    actions = {CHANCE: rules.sample_chance(state, rng)}
                 else:
-                    actions = {p: rng.choice(RULES.legal_actions(state, p)) for p in to_act}
-                state, _ = RULES.apply(state, actions)
+                    actions = {p: rng.choice(rules.legal_actions(state, p)) for p in to_act}
+                state, _ = rules.apply(state, actions)
             turns += state.turn
         return turns
 
@@ -94,18 +96,19 @@ def bench_decisions(decisions: int, repeats: int = 3) -> tuple[float, float, flo
     service gives it). :returns: (mean, p99, max) ms over positions of the best of ``repeats``
     runs, and the max ms of any single run (noisy, for information)."""
     bot = StrategoBot()
+    rules = RULES["victory"]
     positions = []
     seed = 0
     while len(positions) < decisions:
         rng = random.Random(20_000 + seed)
         seed += 1
-        state = RULES.initial_state(2, {})
-        while RULES.to_act(state) and len(positions) < decisions:
-            to_act = RULES.to_act(state)
+        state = rules.initial_state(2, {})
+        while rules.to_act(state) and len(positions) < decisions:
+            to_act = rules.to_act(state)
             if state.phase == "play":
                 seat = state.to_move
-                positions.append((RULES.bot_observation(state, seat), RULES.legal_actions(state, seat)))
-            state, _ = RULES.apply(state, {p: rng.choice(RULES.legal_actions(state, p)) for p in to_act})
+                positions.append((rules.bot_observation(state, seat), rules.legal_actions(state, seat)))
+            state, _ = rules.apply(state, {p: rng.choice(rules.legal_actions(state, p)) for p in to_act})
     rng = random.Random(3)
     return time_decisions(bot, positions, rng, repeats, clock=time.process_time)
 
@@ -113,17 +116,18 @@ def bench_decisions(decisions: int, repeats: int = 3) -> tuple[float, float, flo
 def duel(variant: str, games: int, seed: int = 1000) -> tuple[int, int, float]:
     """The strong bot against the random bot, alternating colours: (wins, games, CPU s per game)."""
     strong, weak = StrategoBot(), RandomBot()
+    rules = RULES[variant]
 
     def policy(bot):
         def choose(state, seat, rng):
-            return bot.choose(RULES.bot_observation(state, seat), RULES.legal_actions(state, seat), rng)
+            return bot.choose(rules.bot_observation(state, seat), rules.legal_actions(state, seat), rng)
         return choose
 
     wins = 0
     t0 = time.process_time()
     for g in range(games):
         seat = g % 2
-        state, _ = play_out(RULES, 2, {"variant": variant}, rng=random.Random(seed + g),
+        state, _ = play_out(rules, 2, {"variant": variant}, rng=random.Random(seed + g),
                             policies={seat: policy(strong), 1 - seat: policy(weak)})
         wins += state.outcome.results[seat] == "win"
     return wins, games, (time.process_time() - t0) / max(1, games)

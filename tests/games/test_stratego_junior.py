@@ -19,6 +19,7 @@ from app.games.core import (
     NotYourTurn,
     Record,
     bot_levels,
+    game_variants,
     get_rules,
     make_bot,
     play_out,
@@ -26,7 +27,22 @@ from app.games.core import (
     submit,
 )
 from app.games.stratego_junior import DATA as D
-from app.games.stratego_junior import SETUPS, StrategoJunior, random_setup, sensible_setup
+from app.games.stratego_junior import (
+    SETUPS,
+    Attack,
+    DeclineReturn,
+    Die,
+    Move,
+    Place,
+    QuestRules,
+    Roll,
+    StrategoBot,
+    StrategoState,
+    TowerAttack,
+    VictoryRules,
+    random_setup,
+    sensible_setup,
+)
 from app.games.stratego_junior.data import (
     ATTACKER,
     BOTH,
@@ -36,11 +52,13 @@ from app.games.stratego_junior.data import (
     load_pieces,
     parse_pieces,
 )
-from app.games.stratego_junior.engine import StrategoState
+from app.games.stratego_junior.state import evolve
 
 from .test_stratego_junior_golden import full_side
 
-RULES = StrategoJunior()
+VICTORY = VictoryRules()
+QUEST = QuestRules()
+RULES = VICTORY  #: the default rules
 RED, BLUE = 0, 1
 VARIANTS = ("victory", "quest")
 
@@ -49,29 +67,40 @@ def sq(r: int, c: int) -> int:
     return D.sq(r, c)
 
 
+def rules_for(options: dict | None):
+    """The rules a match with ``options`` plays by."""
+    return QUEST if (options or {}).get("variant") == "quest" else VICTORY
+
+
+def rules_of(state: StrategoState):
+    """The rules ``state`` is played by."""
+    return QUEST if state.variant == "quest" else VICTORY
+
+
 def walk(seed: int, options: dict | None = None, policies=None):
     """Every (state, events that led to it) of a seeded game; random actions unless ``policies``."""
+    rules = rules_for(options)
     rng = random.Random(seed)
-    state = RULES.initial_state(2, RULES.normalize_options(options or {}))
+    state = rules.initial_state(2, rules.normalize_options(options or {}))
     yield state, []
-    while RULES.to_act(state):
-        to_act = RULES.to_act(state)
+    while rules.to_act(state):
+        to_act = rules.to_act(state)
         if to_act == {CHANCE}:
-            actions = {CHANCE: RULES.sample_chance(state, rng)}
+            actions = {CHANCE: rules.sample_chance(state, rng)}
         else:
             actions = {}
             for seat in sorted(to_act):
                 if policies and seat in policies:
                     actions[seat] = policies[seat](state, seat, rng)
                 else:
-                    actions[seat] = rng.choice(list(RULES.legal_actions(state, seat)))
-        state, events = RULES.apply(state, actions)
+                    actions[seat] = rng.choice(list(rules.legal_actions(state, seat)))
+        state, events = rules.apply(state, actions)
         yield state, events
 
 
 def final(seed: int, options: dict | None = None):
     state = None
-    for state, _ in walk(seed, options):
+    for state, _ in walk(seed, options):  # noqa: B007 - the last one is wanted
         pass
     return state
 
@@ -83,6 +112,25 @@ def test_registered_with_bots_easiest_first():
     assert get_rules("stratego_junior").title == "Stratego Junior"
     assert bot_levels("stratego_junior") == ["random", "expert"]
     assert make_bot("stratego_junior").name == "expert"
+
+
+def test_each_variant_is_its_own_rules_class():
+    assert get_rules("stratego_junior") is get_rules("stratego_junior", {"variant": "victory"})
+    assert isinstance(get_rules("stratego_junior"), VictoryRules)
+    assert isinstance(get_rules("stratego_junior", {"variant": "quest"}), QuestRules)
+    assert game_variants("stratego_junior").keys() == {"quest", "victory"}
+    for rules in (QUEST, VICTORY):
+        assert rules.name == "stratego_junior" and rules.information == "imperfect"
+        # Either accepts the whole option set, so the service normalises with the default rules.
+        for variant in VARIANTS:
+            assert rules.normalize_options({"variant": variant})["variant"] == variant
+        state = rules.initial_state(2, {})
+        assert state.variant == rules.variant  # each defaults to itself
+        other = "quest" if rules is VICTORY else "victory"
+        with pytest.raises(BadOptions, match="rules"):
+            rules.initial_state(2, {"variant": other})
+        with pytest.raises(ValueError, match="snapshot"):
+            rules.decode_state({**rules.encode_state(state), "config": {**state.config.to_json(), "variant": other}})
 
 
 def test_default_options():
@@ -242,7 +290,7 @@ def test_any_valid_placement_is_legal_and_invalid_ones_are_refused():
     custom = random_setup(random.Random(12345))
     assert custom not in SETUPS
     assert RULES.is_legal(state, 1, custom)
-    towers, rows = list(custom[1]), [list(r) for r in custom[2]]
+    towers, rows = list(custom.towers), [list(r) for r in custom.rows]
     bad = [
         {"towers": towers[:2], "rows": rows},
         {"towers": ["flag", "flag", "jester"], "rows": rows},
@@ -295,7 +343,7 @@ def test_setups_are_sensible_and_valid():
         for setup in (sensible_setup(random.Random(seed)), random_setup(random.Random(seed))):
             RULES.validate_deck(RULES.encode_action(setup)["setup"])
     setup = sensible_setup(random.Random(0))
-    assert Counter(setup[2][-1])["dragon"] == 2  # dragons guard the back row
+    assert Counter(setup.rows[-1])["dragon"] == 2  # dragons guard the back row
 
 
 # ============================================================================ actions and JSON
@@ -334,15 +382,15 @@ def test_malformed_actions_are_bad_actions(obj):
 def test_wrong_seat_and_after_the_end():
     state = final(3)
     with pytest.raises(GameOver):
-        RULES.apply(state, {0: ("roll",)})
-    start = RULES.position(full_side(RED) | full_side(BLUE), variant="victory")
+        RULES.apply(state, {0: Roll()})
+    start = VICTORY.position(full_side(RED) | full_side(BLUE))
     action = RULES.legal_actions(start, RED)[0]
     with pytest.raises(NotYourTurn):
         submit(RULES, start, {}, BLUE, action)
     with pytest.raises(IllegalAction):
         RULES.apply(start, {BLUE: action})
     with pytest.raises(IllegalAction):
-        RULES.apply(start, {RED: ("move", 999, 0)})
+        RULES.apply(start, {RED: Move(999, 0)})
     with pytest.raises(IllegalAction):
         RULES.apply(start, {RED: ["move", [], {}]})  # unhashable junk is refused, not crashed on
     with pytest.raises(IllegalAction):
@@ -352,12 +400,13 @@ def test_wrong_seat_and_after_the_end():
 def test_state_json_round_trip_in_every_phase():
     seen = set()
     for options in ({"variant": "quest"}, {"variant": "victory"}):
+        rules = rules_for(options)
         for seed in range(6):
             for state, _ in walk(seed, options):
                 seen.add(state.phase)
-                again = RULES.decode_state(json.loads(json.dumps(RULES.encode_state(state))))
+                again = rules.decode_state(json.loads(json.dumps(rules.encode_state(state))))
                 assert again == state
-                assert RULES.legal_actions(again, again.to_move) == RULES.legal_actions(state, state.to_move)
+                assert rules.legal_actions(again, again.to_move) == rules.legal_actions(state, state.to_move)
     assert {"setup", "play", "roll", "flip", "over"} <= seen
     with pytest.raises(ValueError):
         RULES.decode_state({"phase": "lunch"})
@@ -367,51 +416,51 @@ def test_state_json_round_trip_in_every_phase():
 
 
 def _quest_position(**kw):
-    return RULES.position(full_side(RED) | full_side(BLUE), variant="quest", **kw)
+    return QUEST.position(full_side(RED) | full_side(BLUE), **kw)
 
 
 def test_quest_die_is_public_chance_and_rolls_at_once_without_access():
     state = _quest_position()
-    assert RULES.to_act(state) == {CHANCE}
-    die = RULES.sample_chance(state, random.Random(0))
-    assert die[0] == "die" and die[1] in D.die_faces
-    assert RULES.action_visible_to(state, CHANCE, die) is None
-    faces = Counter(RULES.sample_chance(state, random.Random(i))[1] for i in range(600))
+    assert QUEST.to_act(state) == {CHANCE}
+    die = QUEST.sample_chance(state, random.Random(0))
+    assert isinstance(die, Die) and die.face in D.die_faces
+    assert QUEST.action_visible_to(state, CHANCE, die) is None
+    faces = Counter(QUEST.sample_chance(state, random.Random(i)).face for i in range(600))
     assert set(faces) == set(D.die_faces)
-    state, events = RULES.apply(state, {CHANCE: die})
+    state, events = QUEST.apply(state, {CHANCE: die})
     assert state.phase == "flip" and events[0].view(None) == {"kind": "die_rolled", "seat": RED,
-                                                               "face": D.kinds[die[1]]}
-    assert RULES.observe(state, BLUE)["die"] == D.kinds[die[1]]
+                                                               "face": D.kinds[die.face]}
+    assert QUEST.observe(state, BLUE)["die"] == D.kinds[die.face]
     with pytest.raises(IllegalAction):
-        RULES.apply(_quest_position(), {CHANCE: ("die", D.index["dragon"])})
+        QUEST.apply(_quest_position(), {CHANCE: Die(D.index["dragon"])})
 
 
 def test_quest_flip_reveals_to_both_and_memory_aid_keeps_it():
     for memory in (False, True):
         state = _quest_position(die="wizard", options={"memory_aid": memory})
-        flip = RULES.decode_action({"flip": [3, 0]})
-        assert RULES.action_visible_to(state, RED, flip) is None
-        state, events = RULES.apply(state, {RED: flip})
+        flip = QUEST.decode_action({"flip": [3, 0]})
+        assert QUEST.action_visible_to(state, RED, flip) is None
+        state, events = QUEST.apply(state, {RED: flip})
         assert events[0].visible_to is None and events[0].view(BLUE) == events[0].view(None)
         shown = events[0].data["castle"]
         for viewer in (RED, None):
-            castle = next(p for p in RULES.observe(state, viewer)["castles"] if p["sq"] == [3, 0])
+            castle = next(p for p in QUEST.observe(state, viewer)["castles"] if p["sq"] == [3, 0])
             assert ("piece" in castle) is memory
             if memory:
                 assert castle["piece"] == shown["piece"] and castle["known"] is True
         # A bot always remembers.
-        castle = next(p for p in RULES.bot_observation(state, RED)["castles"] if p["sq"] == [3, 0])
+        castle = next(p for p in QUEST.bot_observation(state, RED)["castles"] if p["sq"] == [3, 0])
         assert castle["piece"] == shown["piece"]
         # The owner sees its castle is known.
-        castle = next(p for p in RULES.observe(state, BLUE)["castles"] if p["sq"] == [3, 0])
+        castle = next(p for p in QUEST.observe(state, BLUE)["castles"] if p["sq"] == [3, 0])
         assert castle["known"] is True and castle["piece"] == shown["piece"]
 
 
 def test_quest_can_only_flip_attackable_castles():
     state = _quest_position(die="king")
     for obj in ({"flip": [2, 0]}, {"flip": [4, 0]}, {"flip": [5, 0]}, {"roll": True}, {"attack_tower": {"tower": 0}}):
-        assert not RULES.is_legal(state, RED, RULES.decode_action(obj))
-    assert RULES.observe(state, None)["attackable"] == [[3, 0], [3, 1], [3, 2], [3, 3]]
+        assert not QUEST.is_legal(state, RED, QUEST.decode_action(obj))
+    assert QUEST.observe(state, None)["attackable"] == [[3, 0], [3, 1], [3, 2], [3, 3]]
 
 
 def _quest_with_access(**kw):
@@ -420,33 +469,33 @@ def _quest_with_access(**kw):
     for text in blue.values():
         gone.remove(text.split()[1])
     removed = {BLUE: gone + list(kw.pop("extra_removed", []))}
-    return RULES.position(blue | full_side(RED), variant="quest", removed=removed, **kw)
+    return QUEST.position(blue | full_side(RED), removed=removed, **kw)
 
 
 def test_quest_with_access_may_still_roll():
     state = _quest_with_access()
-    legal = [RULES.encode_action(a) for a in RULES.legal_actions(state, RED)]
+    legal = [QUEST.encode_action(a) for a in QUEST.legal_actions(state, RED)]
     assert legal == [{"attack_tower": {"tower": t}} for t in range(3)] + [{"roll": True}]
-    assert RULES.observe(state, BLUE)["access"] == [True, False]
-    state, events = RULES.apply(state, {RED: ("roll",)})
-    assert events == [] and RULES.to_act(state) == {CHANCE}
+    assert QUEST.observe(state, BLUE)["access"] == [True, False]
+    state, events = QUEST.apply(state, {RED: Roll()})
+    assert events == [] and QUEST.to_act(state) == {CHANCE}
 
 
 def test_quest_black_knight_return_is_hidden_from_the_other_seat():
     state = _quest_with_access(towers=(("flag", "black_knight", "jester"), ("flag", "black_knight", None)),
                                extra_removed=["jester"])
-    state, events = RULES.apply(state, {RED: RULES.decode_action({"attack_tower": {"tower": 1}})})
-    assert RULES.to_act(state) == {BLUE}
-    red_view = RULES.observe(state, RED)["returning"]
+    state, events = QUEST.apply(state, {RED: QUEST.decode_action({"attack_tower": {"tower": 1}})})
+    assert QUEST.to_act(state) == {BLUE}
+    red_view = QUEST.observe(state, RED)["returning"]
     assert red_view["owner"] == BLUE and red_view["count"] == 5 and "staged" not in red_view
-    assert RULES.observe(state, BLUE)["returning"]["next"] == "jester"
+    assert QUEST.observe(state, BLUE)["returning"]["next"] == "jester"
     placed = []
     while state.phase == "return":
-        legal = RULES.legal_actions(state, BLUE)
+        legal = QUEST.legal_actions(state, BLUE)
         assert len(legal) <= 17
         action = legal[-1]
-        assert RULES.action_visible_to(state, BLUE, action) == {BLUE}
-        state, events = RULES.apply(state, {BLUE: action})
+        assert QUEST.action_visible_to(state, BLUE, action) == {BLUE}
+        state, events = QUEST.apply(state, {BLUE: action})
         placed.append(action)
         for event in events:
             if event.kind == "castle_placed":
@@ -455,15 +504,15 @@ def test_quest_black_knight_return_is_hidden_from_the_other_seat():
         if state.phase == "return":
             # Nothing of the placement shows to red or spectators until the end.
             for viewer in (RED, None):
-                text = json.dumps(RULES.observe(state, viewer), sort_keys=True)
-                for secret in RULES.secrets(state, viewer):
+                text = json.dumps(QUEST.observe(state, viewer), sort_keys=True)
+                for secret in QUEST.secrets(state, viewer):
                     assert secret not in text
                 assert all(state.board[s] < 0 for s in (sq(3, 1), sq(2, 1), sq(1, 1), sq(0, 1)))
-            assert RULES.observe(state, BLUE)["returning"]["staged"]
+            assert QUEST.observe(state, BLUE)["returning"]["staged"]
     done = events[[e.kind for e in events].index("castles_returned")]
     assert all("piece" not in c for c in done.view(RED)["castles"])
     assert all("piece" in c for c in done.view(BLUE)["castles"])
-    assert done.view(RED)["towers"] == [{"owner": BLUE, "tower": placed[0][1]}]
+    assert done.view(RED)["towers"] == [{"owner": BLUE, "tower": placed[0].slot}]
     assert state.phase == "roll" and state.to_move == BLUE
     # Returned castles get new numbers: the old ones (whose identities red saw) are not reused.
     returned = [state.board[s] for s in (sq(3, 1), sq(2, 1), sq(1, 1), sq(0, 1))]
@@ -474,24 +523,24 @@ def test_quest_black_knight_options():
     base = {"towers": (("flag", "black_knight", "jester"), ("flag", "black_knight", None)),
             "extra_removed": ["jester"]}
     state = _quest_with_access(options={"black_knight_returns_jester": False}, **base)
-    state, events = RULES.apply(state, {RED: ("tower", -1, 1)})
+    state, events = QUEST.apply(state, {RED: TowerAttack(-1, 1)})
     assert "jester" not in events[-1].data["pieces"] and events[-1].data["count"] == 4
-    assert all(a[0] == "place" for a in RULES.legal_actions(state, BLUE))
+    assert all(isinstance(a, Place) for a in QUEST.legal_actions(state, BLUE))
 
     state = _quest_with_access(options={"black_knight_return_optional": True}, **base)
-    state, _ = RULES.apply(state, {RED: ("tower", -1, 1)})
-    assert ("decline_return",) in RULES.legal_actions(state, BLUE)
-    declined, events = RULES.apply(state, {BLUE: ("decline_return",)})
+    state, _ = QUEST.apply(state, {RED: TowerAttack(-1, 1)})
+    assert DeclineReturn() in QUEST.legal_actions(state, BLUE)
+    declined, events = QUEST.apply(state, {BLUE: DeclineReturn()})
     assert events[0].kind == "return_declined"
     assert declined.phase == "roll" and len(declined.removed[BLUE]) == 4
-    placed, _ = RULES.apply(state, {BLUE: RULES.legal_actions(state, BLUE)[0]})
-    assert ("decline_return",) not in RULES.legal_actions(placed, BLUE)  # only before the first
+    placed, _ = QUEST.apply(state, {BLUE: QUEST.legal_actions(state, BLUE)[0]})
+    assert DeclineReturn() not in QUEST.legal_actions(placed, BLUE)  # only before the first
 
 
 def test_quest_black_knight_with_nothing_removed_just_leaves():
-    state = RULES.position({(3, 0): "blue king", (8, 0): "red king"}, variant="quest")
-    assert RULES.to_act(state) == {RED}
-    state, events = RULES.apply(state, {RED: ("tower", -1, 1)})
+    state = QUEST.position({(3, 0): "blue king", (8, 0): "red king"})
+    assert QUEST.to_act(state) == {RED}
+    state, events = QUEST.apply(state, {RED: TowerAttack(-1, 1)})
     assert [e.kind for e in events] == ["tower_attacked", "removed"]
     assert state.to_move == BLUE
 
@@ -499,9 +548,9 @@ def test_quest_black_knight_with_nothing_removed_just_leaves():
 def test_quest_games_end_and_move_cap_draws():
     for seed in range(10):
         state = final(seed, {"variant": "quest"})
-        assert RULES.outcome(state).reason == "flag_captured"
+        assert QUEST.outcome(state).reason == "flag_captured"
     state = final(1, {"variant": "quest", "move_cap": 5})
-    assert RULES.outcome(state).results == ("draw", "draw") and RULES.outcome(state).reason == "move_cap"
+    assert QUEST.outcome(state).results == ("draw", "draw") and QUEST.outcome(state).reason == "move_cap"
     assert state.turn == 5
 
 
@@ -509,75 +558,145 @@ def test_quest_games_end_and_move_cap_draws():
 
 
 def test_victory_back_row_attack_only_from_the_opponents_back_row():
-    state = RULES.position({(0, 1): "red unicorn", (8, 2): "red knight", (8, 1): "blue knight",
-                            (4, 0): "blue dwarf"}, variant="victory")
-    towers = sorted(a for a in RULES.legal_actions(state, RED) if a[0] == "tower")
-    assert towers == [("tower", sq(0, 1), t) for t in range(3)]
-    assert not RULES.is_legal(state, RED, ("tower", sq(8, 2), 0))  # its own back row
-    state, _ = RULES.apply(state, {RED: ("tower", sq(0, 1), 2)})  # the jester
-    blue = [a for a in RULES.legal_actions(state, BLUE) if a[0] == "tower"]
-    assert blue == [("tower", sq(8, 1), t) for t in range(3)]
-    state, _ = RULES.apply(state, {BLUE: ("move", sq(4, 0), sq(4, 1))})
-    assert sorted(a[2] for a in RULES.legal_actions(state, RED) if a[0] == "tower") == [0, 1]
+    state = VICTORY.position({(0, 1): "red unicorn", (8, 2): "red knight", (8, 1): "blue knight",
+                              (4, 0): "blue dwarf"})
+    towers = [a for a in VICTORY.legal_actions(state, RED) if isinstance(a, TowerAttack)]
+    assert towers == [TowerAttack(sq(0, 1), t) for t in range(3)]
+    assert not VICTORY.is_legal(state, RED, TowerAttack(sq(8, 2), 0))  # its own back row
+    assert not VICTORY.is_legal(state, RED, TowerAttack(-1, 0))  # Quest's form: no attacker
+    state, _ = VICTORY.apply(state, {RED: TowerAttack(sq(0, 1), 2)})  # the jester
+    blue = [a for a in VICTORY.legal_actions(state, BLUE) if isinstance(a, TowerAttack)]
+    assert blue == [TowerAttack(sq(8, 1), t) for t in range(3)]
+    state, _ = VICTORY.apply(state, {BLUE: Move(sq(4, 0), sq(4, 1))})
+    assert sorted(a.slot for a in VICTORY.legal_actions(state, RED) if isinstance(a, TowerAttack)) == [0, 1]
+    assert not VICTORY.is_legal(state, RED, TowerAttack(sq(0, 1), 2))  # the jester's slot is empty
 
 
 def test_victory_tower_attack_events_and_views():
-    state = RULES.position({(0, 1): "red unicorn", (4, 0): "blue dwarf"}, variant="victory")
-    state, events = RULES.apply(state, {RED: ("tower", sq(0, 1), 1)})
+    state = VICTORY.position({(0, 1): "red unicorn", (4, 0): "blue dwarf"})
+    state, events = VICTORY.apply(state, {RED: TowerAttack(sq(0, 1), 1)})
     attacked, removed = events
     assert attacked.data == {"seat": RED, "owner": BLUE, "tower": 1, "piece": "black_knight",
                              "attacker": {"owner": RED, "sq": [0, 1], "uid": 0}}
     assert removed.data == {"cause": "black_knight", "castles": [
         {"owner": BLUE, "piece": "black_knight", "tower": 1}, {"owner": RED, "sq": [0, 1], "uid": 0}]}
     # Blue never learns what the lost castle was; red sees its own.
-    assert RULES.observe(state, BLUE)["removed"][RED] == [{"owner": RED, "uid": 0}]
-    assert RULES.observe(state, RED)["removed"][RED] == [{"owner": RED, "piece": "unicorn", "uid": 0}]
-    assert RULES.observe(state, RED)["removed"][BLUE] == [{"known": True, "owner": BLUE, "piece": "black_knight"}]
-    assert RULES.observe(state, RED)["towers"][BLUE][1] == {"empty": True, "owner": BLUE, "tower": 1}
+    assert VICTORY.observe(state, BLUE)["removed"][RED] == [{"owner": RED, "uid": 0}]
+    assert VICTORY.observe(state, RED)["removed"][RED] == [{"owner": RED, "piece": "unicorn", "uid": 0}]
+    assert VICTORY.observe(state, RED)["removed"][BLUE] == [{"known": True, "owner": BLUE, "piece": "black_knight"}]
+    assert VICTORY.observe(state, RED)["towers"][BLUE][1] == {"empty": True, "owner": BLUE, "tower": 1}
 
 
 def test_victory_move_cap_draw():
     for seed in range(3):
         state = final(seed, {"move_cap": 12})
-        assert RULES.outcome(state).results == ("draw", "draw")
-        assert RULES.outcome(state).reason == "move_cap" and state.turn == 12
+        assert VICTORY.outcome(state).results == ("draw", "draw")
+        assert VICTORY.outcome(state).reason == "move_cap" and state.turn == 12
 
 
 def test_victory_combat_reveals_both_and_memory():
     castles = {(4, 1): "red knight", (3, 1): "blue unicorn", (3, 2): "blue wizard", (8, 0): "red king",
                (0, 0): "blue king"}
-    state = RULES.position(castles, variant="victory")
-    state, events = RULES.apply(state, {RED: ("attack", sq(4, 1), sq(3, 1))})
+    state = VICTORY.position(castles)
+    state, events = VICTORY.apply(state, {RED: Attack(sq(4, 1), sq(3, 1))})
     assert [e.kind for e in events] == ["combat", "removed"]
     assert events[0].data["attacker"] == {"owner": RED, "piece": "knight", "sq": [4, 1], "uid": 3}
     assert events[0].data["defender"] == {"owner": BLUE, "piece": "unicorn", "sq": [3, 1], "uid": 1}
     assert events[1].data == {"cause": "combat", "castles": [events[0].data["defender"]]}
     # Blue saw the knight; without the memory aid its view does not keep it, a bot's does.
-    knight = next(p for p in RULES.observe(state, BLUE)["castles"] if p["uid"] == 3)
+    knight = next(p for p in VICTORY.observe(state, BLUE)["castles"] if p["uid"] == 3)
     assert knight == {"moved": True, "owner": RED, "sq": [3, 1], "uid": 3}
-    knight = next(p for p in RULES.bot_observation(state, BLUE)["castles"] if p["uid"] == 3)
+    knight = next(p for p in VICTORY.bot_observation(state, BLUE)["castles"] if p["uid"] == 3)
     assert knight == {"known": True, "moved": True, "owner": RED, "piece": "knight", "sq": [3, 1], "uid": 3}
 
 
 def test_victory_random_games_end_by_the_rules():
-    reasons = Counter(RULES.outcome(final(seed)).reason for seed in range(20))
+    reasons = Counter(VICTORY.outcome(final(seed)).reason for seed in range(20))
     assert set(reasons) <= {"flag_captured", "no_legal_action"}
     assert reasons["flag_captured"] > 0
 
 
 def test_apply_never_changes_its_input():
     for variant in VARIANTS:
+        rules = rules_for({"variant": variant})
         for state, _ in walk(5, {"variant": variant}):
-            if not RULES.to_act(state) or RULES.to_act(state) == {0, 1}:
+            if not rules.to_act(state) or rules.to_act(state) == {0, 1}:
                 continue
-            before = RULES.encode_state(state)
-            seat = next(iter(RULES.to_act(state)))
+            before = rules.encode_state(state)
+            seat = next(iter(rules.to_act(state)))
             if seat == CHANCE:
-                RULES.apply(state, {CHANCE: RULES.sample_chance(state, random.Random(0))})
+                rules.apply(state, {CHANCE: rules.sample_chance(state, random.Random(0))})
             else:
-                for action in RULES.legal_actions(state, seat)[:3]:
-                    RULES.apply(state, {seat: action})
-            assert RULES.encode_state(state) == before
+                for action in rules.legal_actions(state, seat)[:3]:
+                    rules.apply(state, {seat: action})
+            assert rules.encode_state(state) == before
+
+
+def _all_candidate_actions():
+    """Every move, attack and tower attack on the board, legal or not, and some junk."""
+    out = [Move(a, b) for a in range(D.squares) for b in range(D.squares)]
+    out += [Attack(a, b) for a in range(D.squares) for b in range(D.squares)]
+    out += [TowerAttack(a, t) for a in range(-1, D.squares) for t in range(D.towers + 1)]
+    return [*out, Roll(), DeclineReturn(), Move(-1, 0), Move(D.squares, 0), "move", None]
+
+
+def test_victory_legality_is_checked_exactly_as_listed():
+    """``is_legal`` (a direct check on the board) accepts exactly the listed actions, and the
+    start of a turn finds "no legal action" exactly when the list is empty."""
+    from app.games.stratego_junior.victory import has_action
+
+    candidates = _all_candidate_actions()
+    checked = 0
+    for seed in (1, 2):
+        for state, _ in walk(seed, {"variant": "victory"}):
+            if state.phase != "play" or state.turn % 9:
+                continue
+            legal = set(VICTORY.legal_actions(state, state.to_move))
+            accepted = {a for a in candidates if VICTORY.is_legal(state, state.to_move, a)}
+            assert accepted == legal
+            assert not any(VICTORY.is_legal(state, 1 - state.to_move, a) for a in legal)
+            for seat in (0, 1):
+                assert has_action(state, seat) == bool(VICTORY._legal(evolve(state, to_move=seat)))
+            checked += 1
+    assert checked > 20
+    # A seat with only dragons has nothing to do.
+    blocked = VICTORY.position({(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"}, to_move=RED)
+    assert has_action(blocked, RED) and not has_action(blocked, BLUE)
+
+
+def test_quest_flip_check_matches_the_attackable_squares():
+    from app.games.stratego_junior.board import attackable, is_attackable
+
+    checked = 0
+    for seed in (3, 4):
+        for state, _ in walk(seed, {"variant": "quest"}):
+            if state.phase == "setup":
+                continue
+            for opponent in (0, 1):
+                found = attackable(state.board, opponent)
+                assert [s for s in range(D.squares) if is_attackable(state.board, opponent, s)] == found
+            if state.phase == "flip":
+                legal = set(QUEST.legal_actions(state, state.to_move))
+                assert {a for a in _flips() if QUEST.is_legal(state, state.to_move, a)} == legal
+            checked += 1
+    assert checked > 50
+
+
+def _flips():
+    from app.games.stratego_junior import Flip
+
+    return [Flip(s) for s in range(D.squares)]
+
+
+def test_the_compiled_evolve_is_core_evolve():
+    from app.games.core.state import evolve as core_evolve
+
+    state = final(2)
+    for changes in ({}, {"turn": 7}, {"board": (-1,) * D.squares, "phase": "play", "die": 3}):
+        assert evolve(state, **changes) == core_evolve(state, **changes)
+        assert evolve(state, **changes) is not state
+    with pytest.raises(TypeError, match="cache"):
+        evolve(state, cache=None)
 
 
 # ============================================================================ whole games, every option
@@ -592,23 +711,24 @@ OPTION_SETS = [
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_invariants_and_replay_for_every_option_set(options):
+    rules = rules_for(options)
     for seed in range(3):
         rng = random.Random(seed)
-        state = RULES.initial_state(2, RULES.normalize_options(options))
+        state = rules.initial_state(2, rules.normalize_options(options))
         pending: dict = {}
         log, events = [], []
-        while RULES.to_act(state):
-            to_act = RULES.to_act(state)
+        while rules.to_act(state):
+            to_act = rules.to_act(state)
             for seat in range(2):
-                assert bool(RULES.legal_actions(state, seat)) == (seat in to_act)
+                assert bool(rules.legal_actions(state, seat)) == (seat in to_act)
             seat = min(s for s in to_act if s not in pending)
-            action = RULES.sample_chance(state, rng) if seat == CHANCE else rng.choice(
-                list(RULES.legal_actions(state, seat)))
-            log.append(Record(seat, json.loads(json.dumps(RULES.encode_action(action)))))
-            step = submit(RULES, state, pending, seat, action)
+            action = rules.sample_chance(state, rng) if seat == CHANCE else rng.choice(
+                list(rules.legal_actions(state, seat)))
+            log.append(Record(seat, json.loads(json.dumps(rules.encode_action(action)))))
+            step = submit(rules, state, pending, seat, action)
             state, pending = step.state, step.pending
             events.extend(step.events)
-        again, again_events = replay(RULES, 2, options, log)
+        again, again_events = replay(rules, 2, options, log)
         assert again == state
         assert [e.to_json() for e in again_events] == [e.to_json() for e in events]
 
@@ -642,7 +762,7 @@ def _permuted(state: StrategoState, viewer, rng: random.Random) -> StrategoState
         hidden = [u for u in _unrevealed(state, viewer) if state.owners[u] == owner]
         values = [kinds[u] for u in hidden]
         rng.shuffle(values)
-        for u, k in zip(hidden, values):
+        for u, k in zip(hidden, values, strict=True):
             kinds[u] = k
     towers = list(state.towers)
     for owner in (0, 1):
@@ -651,7 +771,7 @@ def _permuted(state: StrategoState, viewer, rng: random.Random) -> StrategoState
             values = [towers[owner][t] for t in slots]
             rng.shuffle(values)
             row = list(towers[owner])
-            for t, k in zip(slots, values):
+            for t, k in zip(slots, values, strict=True):
                 row[t] = k
             towers[owner] = tuple(row)
     staged = state.staged
@@ -660,18 +780,17 @@ def _permuted(state: StrategoState, viewer, rng: random.Random) -> StrategoState
         rng.shuffle(targets)
         it = iter(targets)
         staged = tuple((k, next(it) if t >= 0 else t) for k, t in staged)
-    values = {**state.__dict__, "kinds": tuple(kinds), "towers": tuple(towers), "staged": staged,
-              "cache": None, "movers": None}
-    return StrategoState(**values)
+    return evolve(state, kinds=tuple(kinds), towers=(towers[0], towers[1]), staged=staged)
 
 
 def _check_frame(state, events, viewer, rng):
     """No unrevealed identity of another seat in ``viewer``'s observation or events."""
-    view = RULES.observe(state, viewer)
+    rules = rules_of(state)
+    view = rules.observe(state, viewer)
     text = json.dumps(view, sort_keys=True)
     shown_events = [e.view(viewer) for e in events]
     events_text = json.dumps(shown_events, sort_keys=True)
-    for secret in RULES.secrets(state, viewer):
+    for secret in rules.secrets(state, viewer):
         assert secret not in text, (viewer, secret)
         assert secret not in events_text, (viewer, secret)
     if state.phase == "over":
@@ -683,9 +802,9 @@ def _check_frame(state, events, viewer, rng):
         if "piece" in d and "tower" in d and d.get("owner") != viewer:
             assert state.towers[d["owner"]][d["tower"]] < 0, (viewer, d)  # shown only once it is gone
     # The view does not depend on what the viewer has not seen.
-    assert RULES.observe(_permuted(state, viewer, rng), viewer) == view
+    assert rules.observe(_permuted(state, viewer, rng), viewer) == view
     if viewer is not None:
-        assert RULES.bot_observation(_permuted(state, viewer, rng), viewer) == RULES.bot_observation(state, viewer)
+        assert rules.bot_observation(_permuted(state, viewer, rng), viewer) == rules.bot_observation(state, viewer)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
@@ -694,10 +813,11 @@ def test_no_frame_carries_an_unrevealed_identity(options):
     observation and the events it may see hold no identity of the other seat it has not seen, and
     are the same whatever those identities are."""
     rng = random.Random(7)
-    expert = make_bot("stratego_junior", "expert")
+    expert = StrategoBot()
+    rules = rules_for(options)
 
     def bot(state, seat, r):
-        return expert.choose(RULES.bot_observation(state, seat), RULES.legal_actions(state, seat), r)
+        return expert.choose(rules.bot_observation(state, seat), rules.legal_actions(state, seat), r)
 
     phases, kinds = set(), set()
     for seed, policies in ((11, None), (13, None), (12, {0: bot, 1: bot})):
@@ -736,8 +856,8 @@ def test_everything_is_shown_once_over():
 
 
 def test_observation_shape():
-    state = RULES.position(full_side(RED) | full_side(BLUE), variant="victory")
-    view = RULES.observe(state, RED)
+    state = VICTORY.position(full_side(RED) | full_side(BLUE))
+    view = VICTORY.observe(state, RED)
     assert set(view) == {"game", "variant", "seat", "colour", "phase", "to_act", "to_move", "turn", "geometry",
                          "castles", "towers", "removed", "die", "access", "attackable", "returning", "restricted",
                          "memory_aid", "over", "outcome", "options"}
@@ -758,6 +878,7 @@ def test_timeout_action_from_the_seats_view():
 
 def test_play_out_through_the_driver_both_variants():
     for variant in VARIANTS:
-        state, log = play_out(RULES, 2, {"variant": variant}, rng=random.Random(2))
-        assert RULES.outcome(state) is not None
+        rules = rules_for({"variant": variant})
+        state, log = play_out(rules, 2, {"variant": variant}, rng=random.Random(2))
+        assert rules.outcome(state) is not None and state.variant == variant
         assert log[0].seat in (0, 1) and "setup" in log[0].action

@@ -10,13 +10,23 @@ import pytest
 
 from app.games.core import CHANCE, make_bot, play_out
 from app.games.stratego_junior import DATA as D
-from app.games.stratego_junior import QuestBot, RandomBot, SearchBot, StrategoBot, StrategoJunior
+from app.games.stratego_junior import (
+    Attack,
+    Flip,
+    QuestBot,
+    QuestRules,
+    RandomBot,
+    SearchBot,
+    StrategoBot,
+    TowerAttack,
+    VictoryRules,
+)
 from app.games.stratego_junior.bots import _tower_ev
 
-from .test_stratego_junior import _permuted, walk
+from .test_stratego_junior import _permuted, rules_for, rules_of, walk
 from .test_stratego_junior_golden import full_side
 
-RULES = StrategoJunior()
+QUEST, VICTORY = QuestRules(), VictoryRules()
 RED, BLUE = 0, 1
 
 
@@ -24,7 +34,8 @@ def policy(bot):
     """A driver policy asking ``bot`` with the seat's bot observation only."""
 
     def choose(state, seat, rng):
-        return bot.choose(RULES.bot_observation(state, seat), RULES.legal_actions(state, seat), rng)
+        rules = rules_of(state)
+        return bot.choose(rules.bot_observation(state, seat), rules.legal_actions(state, seat), rng)
 
     return choose
 
@@ -34,14 +45,15 @@ def head_to_head(bot, other, variant: str, games: int, seed: int = 1000) -> Coun
     results: Counter = Counter()
     for g in range(games):
         seat = g % 2
-        state, _ = play_out(RULES, 2, {"variant": variant}, rng=random.Random(seed + g),
+        state, _ = play_out(rules_for({"variant": variant}), 2, {"variant": variant}, rng=random.Random(seed + g),
                             policies={seat: policy(bot), 1 - seat: policy(other)})
         results[state.outcome.results[seat]] += 1
     return results
 
 
 def choose(bot, state, seat, seed=0):
-    return bot.choose(RULES.bot_observation(state, seat), RULES.legal_actions(state, seat), random.Random(seed))
+    rules = rules_of(state)
+    return bot.choose(rules.bot_observation(state, seat), rules.legal_actions(state, seat), random.Random(seed))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -56,23 +68,24 @@ def test_registry_levels():
 @pytest.mark.parametrize("variant", ["victory", "quest"])
 @pytest.mark.parametrize("bot", [RandomBot(), StrategoBot()], ids=["random", "expert"])
 def test_bots_play_legal_actions_from_their_view(bot, variant):
+    rules = rules_for({"variant": variant})
     for seed in range(3):
         for state, _ in walk(seed, {"variant": variant}):
-            for seat in RULES.to_act(state):
+            for seat in rules.to_act(state):
                 if seat == CHANCE:
                     continue
                 action = choose(bot, state, seat, seed)
-                assert RULES.is_legal(state, seat, action)
+                assert rules.is_legal(state, seat, action)
                 if state.phase != "setup":
-                    assert action in RULES.legal_actions(state, seat)
+                    assert action in rules.legal_actions(state, seat)
 
 
 def test_setups_of_bots_are_valid_and_varied():
-    state = RULES.initial_state(2, {})
+    state = VICTORY.initial_state(2, {})
     for bot in (RandomBot(), StrategoBot()):
         setups = {choose(bot, state, seat, seed) for seed in range(10) for seat in (0, 1)}
         assert len(setups) > 5
-        assert all(RULES.is_legal(state, 0, s) for s in setups)
+        assert all(VICTORY.is_legal(state, 0, s) for s in setups)
 
 
 def test_victory_bot_decides_from_what_it_may_see():
@@ -94,15 +107,15 @@ def test_victory_bot_decides_from_what_it_may_see():
 
 
 def test_quest_bot_flips_a_remembered_match():
-    state = RULES.position(full_side(RED) | full_side(BLUE, {(3, 2): "knight"}), variant="quest",
+    state = QUEST.position(full_side(RED) | full_side(BLUE, {(3, 2): "knight"}),
                            revealed=[(3, 2)], die="knight")
-    assert choose(QuestBot(), state, RED) == ("flip", D.sq(3, 2))
+    assert choose(QuestBot(), state, RED) == Flip(D.sq(3, 2))
 
 
 def test_quest_bot_avoids_known_dragons_and_known_misses():
     blue = full_side(BLUE, {(3, 0): "dragon", (3, 1): "knight", (3, 2): "dragon"})
-    state = RULES.position(full_side(RED) | blue, variant="quest", revealed=[(3, 0), (3, 1), (3, 2)], die="king")
-    assert choose(QuestBot(), state, RED) == ("flip", D.sq(3, 3))
+    state = QUEST.position(full_side(RED) | blue, revealed=[(3, 0), (3, 1), (3, 2)], die="king")
+    assert choose(QuestBot(), state, RED) == Flip(D.sq(3, 3))
 
 
 def test_quest_bot_opens_the_shortest_path():
@@ -111,8 +124,8 @@ def test_quest_bot_opens_the_shortest_path():
     gone = [D.kinds[k] for k in D.small_pool]
     for text in blue.values():
         gone.remove(text.split()[1])
-    state = RULES.position(full_side(RED) | blue, variant="quest", removed={BLUE: gone}, die="wizard")
-    assert choose(QuestBot(), state, RED) == ("flip", D.sq(0, 2))
+    state = QUEST.position(full_side(RED) | blue, removed={BLUE: gone}, die="wizard")
+    assert choose(QuestBot(), state, RED) == Flip(D.sq(0, 2))
 
 
 def test_quest_bot_attacks_a_tower_with_access():
@@ -120,8 +133,8 @@ def test_quest_bot_attacks_a_tower_with_access():
     gone = [D.kinds[k] for k in D.small_pool]
     for text in blue.values():
         gone.remove(text.split()[1])
-    state = RULES.position(full_side(RED) | blue, variant="quest", removed={BLUE: gone})
-    assert choose(QuestBot(), state, RED)[0] == "tower"
+    state = QUEST.position(full_side(RED) | blue, removed={BLUE: gone})
+    assert isinstance(choose(QuestBot(), state, RED), TowerAttack)
 
 
 def test_quest_bot_beats_random_bot():
@@ -141,31 +154,30 @@ def test_tower_expectation():
 
 def test_victory_bot_attacks_the_last_tower_when_it_is_the_flag():
     castles = {(0, 1): "red unicorn", (3, 0): "blue knight", (8, 0): "red king"}
-    state = RULES.position(castles, variant="victory", towers=(("flag", "black_knight", "jester"),
-                                                               ("flag", None, None)),
-                           removed={BLUE: ["black_knight", "jester"]})
-    assert choose(SearchBot(), state, RED) == ("tower", D.sq(0, 1), 0)
+    state = VICTORY.position(castles, towers=(("flag", "black_knight", "jester"), ("flag", None, None)),
+                             removed={BLUE: ["black_knight", "jester"]})
+    assert choose(SearchBot(), state, RED) == TowerAttack(D.sq(0, 1), 0)
 
 
 def test_victory_bot_takes_a_known_weaker_castle_and_its_dwarf_takes_a_dragon():
     castles = {(4, 1): "red king", (3, 1): "blue unicorn", (8, 0): "red knight", (0, 0): "blue knight"}
-    state = RULES.position(castles, variant="victory", revealed=[(3, 1)])
-    assert choose(SearchBot(), state, RED) == ("attack", D.sq(4, 1), D.sq(3, 1))
+    state = VICTORY.position(castles, revealed=[(3, 1)])
+    assert choose(SearchBot(), state, RED) == Attack(D.sq(4, 1), D.sq(3, 1))
     castles = {(4, 1): "red dwarf", (3, 1): "blue dragon", (8, 0): "red knight", (0, 0): "blue knight"}
-    state = RULES.position(castles, variant="victory", revealed=[(3, 1)])
-    assert choose(SearchBot(), state, RED) == ("attack", D.sq(4, 1), D.sq(3, 1))
+    state = VICTORY.position(castles, revealed=[(3, 1)])
+    assert choose(SearchBot(), state, RED) == Attack(D.sq(4, 1), D.sq(3, 1))
 
 
 def test_victory_bot_does_not_attack_a_known_stronger_castle():
     castles = {(4, 1): "red unicorn", (3, 1): "blue king", (8, 0): "red knight", (0, 3): "blue knight"}
-    state = RULES.position(castles, variant="victory", revealed=[(3, 1)])
-    assert choose(SearchBot(), state, RED) != ("attack", D.sq(4, 1), D.sq(3, 1))
+    state = VICTORY.position(castles, revealed=[(3, 1)])
+    assert choose(SearchBot(), state, RED) != Attack(D.sq(4, 1), D.sq(3, 1))
 
 
 def test_victory_bot_kills_an_intruder_on_its_back_row():
     castles = {(8, 1): "blue knight", (7, 1): "red king", (6, 3): "red unicorn", (0, 0): "blue unicorn"}
-    state = RULES.position(castles, variant="victory", revealed=[(8, 1)])
-    assert choose(SearchBot(), state, RED) == ("attack", D.sq(7, 1), D.sq(8, 1))
+    state = VICTORY.position(castles, revealed=[(8, 1)])
+    assert choose(SearchBot(), state, RED) == Attack(D.sq(7, 1), D.sq(8, 1))
 
 
 def test_victory_bot_beats_random_bot_95_of_100():

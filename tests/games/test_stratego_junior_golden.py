@@ -1,6 +1,7 @@
 """Every GOLDEN CASE (1-20) of rules/stratego_junior.md, each as its own test with exactly the
 stated result. Coordinates are (row, column); seat 0 is red (the spec's P unless stated), seat 1
-blue. Positions are built with :meth:`StrategoJunior.position` or reached through ``apply``.
+blue. Positions are built with ``position`` of the variant's rules (:class:`QuestRules`,
+:class:`VictoryRules`) or reached through ``apply``.
 """
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ import pytest
 
 from app.games.core import CHANCE, IllegalAction
 from app.games.stratego_junior import DATA as D
-from app.games.stratego_junior import StrategoJunior
-from app.games.stratego_junior.engine import attackable, has_access
+from app.games.stratego_junior import Flip, Move, PlaceTower, QuestRules, TowerAttack, VictoryRules
+from app.games.stratego_junior.board import attackable, has_access
 
-RULES = StrategoJunior()
+QUEST = QuestRules()
+VICTORY = VictoryRules()
 RED, BLUE = 0, 1
 FACES = [D.kinds[k] for k in D.die_faces]
 
@@ -46,32 +48,39 @@ def setup_action(seat: int, fixed: dict[tuple[int, int], str] | None = None,
     board = {rc: text.split()[1] for rc, text in full_side(seat, fixed).items()}
     rows = [[board[D.rc(s)] for s in row] for row in D.formation[seat]]
     towers = [towers_by_slot[slot] for slot in D.tower_order[seat]]
-    return RULES.decode_action({"setup": {"towers": towers, "rows": rows}})
+    return QUEST.decode_action({"setup": {"towers": towers, "rows": rows}})
 
 
 def quest_started(blue_fixed=None, red_fixed=None):
     """A Quest game right after both setups: red's die is about to roll."""
-    state = RULES.initial_state(2, {"variant": "quest"})
-    state, _ = RULES.apply(state, {RED: setup_action(RED, red_fixed), BLUE: setup_action(BLUE, blue_fixed)})
+    state = QUEST.initial_state(2, {"variant": "quest"})
+    state, _ = QUEST.apply(state, {RED: setup_action(RED, red_fixed), BLUE: setup_action(BLUE, blue_fixed)})
     return state
 
 
+def rules_of(state):
+    """The rules ``state`` is played by."""
+    return QUEST if state.variant == "quest" else VICTORY
+
+
 def roll(state, face: str):
-    assert RULES.to_act(state) == {CHANCE}
-    state, events = RULES.apply(state, {CHANCE: RULES.decode_action({"die": face})})
+    assert QUEST.to_act(state) == {CHANCE}
+    state, events = QUEST.apply(state, {CHANCE: QUEST.decode_action({"die": face})})
     assert [e.kind for e in events] == ["die_rolled"]
     assert events[0].data == {"seat": state.to_move, "face": face}
     return state
 
 
 def act(state, seat: int, obj):
-    action = RULES.decode_action(obj)
-    assert action in RULES.legal_actions(state, seat), obj
-    return RULES.apply(state, {seat: action})
+    rules = rules_of(state)
+    action = rules.decode_action(obj)
+    assert action in rules.legal_actions(state, seat), obj
+    assert rules.is_legal(state, seat, action), obj
+    return rules.apply(state, {seat: action})
 
 
 def flips(state) -> set[tuple[int, int]]:
-    return {tuple(RULES.encode_action(a)["flip"]) for a in RULES.legal_actions(state, state.to_move)}
+    return {tuple(QUEST.encode_action(a)["flip"]) for a in QUEST.legal_actions(state, state.to_move)}
 
 
 def blue_at(state, r: int, c: int) -> str | None:
@@ -118,16 +127,16 @@ def test_case_03_miss():
     assert events[0].data["falls"] is False
     assert blue_at(state, 3, 0) == "unicorn"  # not removed
     # Turned back: hidden again in red's view (memory aid off), and the turn passes to blue.
-    view = RULES.observe(state, RED)
+    view = QUEST.observe(state, RED)
     castle = next(p for p in view["castles"] if p["sq"] == [3, 0])
     assert "piece" not in castle
-    assert state.to_move == BLUE and RULES.to_act(state) == {CHANCE}
+    assert state.to_move == BLUE and QUEST.to_act(state) == {CHANCE}
 
 
 @pytest.mark.parametrize("face", FACES)
 def test_case_04_a_dragon_never_falls_and_blocks(face):
     blue = full_side(BLUE, {(3, 2): "dragon"})
-    state = RULES.position({**blue, **full_side(RED)}, variant="quest", die=face)
+    state = QUEST.position({**blue, **full_side(RED)}, die=face)
     assert (3, 2) in flips(state) and (2, 2) not in flips(state)
     state, events = act(state, RED, {"flip": [3, 2]})
     assert events[0].data["falls"] is False and events[0].data["castle"]["piece"] == "dragon"
@@ -147,9 +156,9 @@ def test_case_05_back_row_access_is_used_on_the_next_turn():
     gone = [D.kinds[k] for k in D.small_pool]
     for text in blue.values():
         gone.remove(text.split()[1])
-    state = RULES.position({**blue, **full_side(RED)}, variant="quest", die="unicorn", removed={BLUE: gone})
+    state = QUEST.position({**blue, **full_side(RED)}, die="unicorn", removed={BLUE: gone})
     # Turn t: no tower attack is offered, only the flip after the roll.
-    assert all(a[0] == "flip" for a in RULES.legal_actions(state, RED))
+    assert all(isinstance(a, Flip) for a in QUEST.legal_actions(state, RED))
     state, events = act(state, RED, {"flip": [0, 1]})
     assert events[0].data["falls"] is True
     assert has_access(state.board, BLUE)
@@ -158,8 +167,8 @@ def test_case_05_back_row_access_is_used_on_the_next_turn():
     state = roll(state, "wizard")
     state, _ = act(state, BLUE, {"flip": list(sorted(flips(state))[0])})
     # Red's next turn: any of the 3 big castles, without rolling (no chance step first).
-    assert state.to_move == RED and RULES.to_act(state) == {RED}
-    legal = [RULES.encode_action(a) for a in RULES.legal_actions(state, RED)]
+    assert state.to_move == RED and QUEST.to_act(state) == {RED}
+    legal = [QUEST.encode_action(a) for a in QUEST.legal_actions(state, RED)]
     assert {"attack_tower": {"tower": 0}} in legal
     assert {"attack_tower": {"tower": 1}} in legal
     assert {"attack_tower": {"tower": 2}} in legal
@@ -177,12 +186,12 @@ def _quest_access_position(blue_towers=("flag", "black_knight", "jester"), remov
         gone.remove(text.split()[1])
     removed = {BLUE: [*gone, *removed_blue]}
     towers = (("flag", "black_knight", "jester"), blue_towers)
-    return RULES.position({**blue, **full_side(RED)}, variant="quest", towers=towers, removed=removed)
+    return QUEST.position({**blue, **full_side(RED)}, towers=towers, removed=removed)
 
 
 def test_case_06_jester():
     state = _quest_access_position()
-    assert RULES.to_act(state) == {RED}
+    assert QUEST.to_act(state) == {RED}
     state, events = act(state, RED, {"attack_tower": {"tower": 2}})
     assert [e.kind for e in events] == ["tower_attacked", "removed"]
     assert events[0].data["piece"] == "jester"
@@ -190,8 +199,8 @@ def test_case_06_jester():
     assert state.to_move == BLUE  # the turn ends
     state = roll(state, "wizard")
     state, _ = act(state, BLUE, {"flip": list(sorted(flips(state))[0])})
-    towers = [a for a in RULES.legal_actions(state, RED) if a[0] == "tower"]
-    assert sorted(RULES.encode_action(a)["attack_tower"]["tower"] for a in towers) == [0, 1]
+    towers = [a for a in QUEST.legal_actions(state, RED) if isinstance(a, TowerAttack)]
+    assert sorted(QUEST.encode_action(a)["attack_tower"]["tower"] for a in towers) == [0, 1]
 
 
 def test_case_07_black_knight_in_quest_returns_every_removed_castle():
@@ -203,12 +212,13 @@ def test_case_07_black_knight_in_quest_returns_every_removed_castle():
     assert events[0].data["piece"] == "black_knight"
     assert sorted(events[2].data["pieces"]) == sorted([*removed_before, "jester"])
     # Blue places each returned castle: the jester in an empty tower slot, then the small ones.
-    assert state.phase == "return" and RULES.to_act(state) == {BLUE}
-    assert sorted(a[1] for a in RULES.legal_actions(state, BLUE)) == [1, 2]  # empty slots
+    assert state.phase == "return" and QUEST.to_act(state) == {BLUE}
+    legal = QUEST.legal_actions(state, BLUE)
+    assert all(isinstance(a, PlaceTower) for a in legal) and sorted(a.slot for a in legal) == [1, 2]  # empty slots
     state, _ = act(state, BLUE, {"place": {"tower": 1}})
     empties = [(3, 1), (2, 1), (1, 1), (0, 1)]
     for i, square in enumerate(empties):
-        assert sorted(RULES.encode_action(a)["place"] for a in RULES.legal_actions(state, BLUE)) == \
+        assert sorted(QUEST.encode_action(a)["place"] for a in QUEST.legal_actions(state, BLUE)) == \
             sorted([list(s) for s in empties[i:]])
         state, events = act(state, BLUE, {"place": list(square)})
     assert events[-1].kind == "castles_returned"
@@ -223,17 +233,17 @@ def test_case_07_black_knight_in_quest_returns_every_removed_castle():
     assert state.to_move == BLUE  # then blue plays its own turn
     state = roll(state, "wizard")
     state, _ = act(state, BLUE, {"flip": list(sorted(flips(state))[0])})
-    assert RULES.to_act(state) == {CHANCE}  # red must roll: no tower attack on offer
+    assert QUEST.to_act(state) == {CHANCE}  # red must roll: no tower attack on offer
 
 
 def test_case_08_flag_wins():
     state = _quest_access_position()
     state, events = act(state, RED, {"attack_tower": {"tower": 0}})
     assert events[0].data["piece"] == "flag"
-    outcome = RULES.outcome(state)
+    outcome = QUEST.outcome(state)
     assert outcome.results == ("win", "loss") and outcome.reason == "flag_captured"
     assert events[-1].kind == "game_over" and events[-1].data["winner"] == RED
-    assert RULES.to_act(state) == frozenset()
+    assert QUEST.to_act(state) == frozenset()
 
 
 # ================================================================================== Victory
@@ -243,7 +253,7 @@ def victory(castles: dict[tuple[int, int], str], to_move: int = RED, **kw):
     """A Victory position; each side also gets a far-away spare castle so nobody is out of moves."""
     base = {(8, 3): "red knight", (0, 3): "blue knight"}
     base = {k: v for k, v in base.items() if k not in castles}
-    return RULES.position({**base, **castles}, variant="victory", to_move=to_move, **kw)
+    return VICTORY.position({**base, **castles}, to_move=to_move, **kw)
 
 
 def at(state, r: int, c: int) -> str | None:
@@ -319,24 +329,24 @@ def test_case_14_higher_wins():
 def test_case_15_dragons_are_immobile():
     state = victory({(4, 1): "red dragon", (3, 1): "blue knight"})
     dragon = sq(4, 1)
-    assert not [a for a in RULES.legal_actions(state, RED) if a[1] == dragon]
+    assert not [a for a in VICTORY.legal_actions(state, RED) if a.from_square == dragon]
     for obj in ({"move": {"from": [4, 1], "to": [4, 0]}}, {"move": {"from": [4, 1], "to": [5, 1]}},
                 {"move": {"from": [4, 1], "to": [4, 2]}}, {"attack": {"from": [4, 1], "to": [3, 1]}}):
-        action = RULES.decode_action(obj)
-        assert not RULES.is_legal(state, RED, action)
+        action = VICTORY.decode_action(obj)
+        assert not VICTORY.is_legal(state, RED, action)
         with pytest.raises(IllegalAction):
-            RULES.apply(state, {RED: action})
+            VICTORY.apply(state, {RED: action})
 
 
 def test_case_16_no_diagonal_play():
     state = victory({(4, 1): "red king", (3, 0): "blue unicorn", (3, 2): "blue unicorn"})
     for obj in ({"attack": {"from": [4, 1], "to": [3, 0]}}, {"attack": {"from": [4, 1], "to": [3, 2]}}):
-        assert not RULES.is_legal(state, RED, RULES.decode_action(obj))
+        assert not VICTORY.is_legal(state, RED, VICTORY.decode_action(obj))
     empty = victory({(4, 1): "red king"})
     for obj in ({"move": {"from": [4, 1], "to": [3, 0]}}, {"move": {"from": [4, 1], "to": [3, 2]}}):
-        assert not RULES.is_legal(empty, RED, RULES.decode_action(obj))
-    targets = {tuple(RULES.encode_action(a)["move"]["to"]) for a in RULES.legal_actions(empty, RED)
-               if a[0] == "move" and a[1] == sq(4, 1)}
+        assert not VICTORY.is_legal(empty, RED, VICTORY.decode_action(obj))
+    targets = {tuple(VICTORY.encode_action(a)["move"]["to"]) for a in VICTORY.legal_actions(empty, RED)
+               if isinstance(a, Move) and a.from_square == sq(4, 1)}
     assert targets == {(3, 1), (5, 1), (4, 0), (4, 2)}
 
 
@@ -355,18 +365,18 @@ def test_case_17_back_and_forth():
     state, _ = act(state, RED, {"move": {"from": [4, 1], "to": [5, 1]}})  # Red's turn 2
     state = _blue_waits(state, 1)
     # Red's turn 3: (5,1)->(4,1) with that knight is illegal ...
-    again = RULES.decode_action({"move": {"from": [5, 1], "to": [4, 1]}})
-    assert not RULES.is_legal(state, RED, again)
+    again = VICTORY.decode_action({"move": {"from": [5, 1], "to": [4, 1]}})
+    assert not VICTORY.is_legal(state, RED, again)
     with pytest.raises(IllegalAction):
-        RULES.apply(state, {RED: again})
-    assert RULES.observe(state, BLUE)["restricted"] == {"from": [5, 1], "to": [4, 1]}
+        VICTORY.apply(state, {RED: again})
+    assert VICTORY.observe(state, BLUE)["restricted"] == {"from": [5, 1], "to": [4, 1]}
     # ... (5,1)->(5,0) is legal, and so is moving any other piece.
-    assert RULES.is_legal(state, RED, RULES.decode_action({"move": {"from": [5, 1], "to": [5, 0]}}))
-    assert RULES.is_legal(state, RED, RULES.decode_action({"move": {"from": [7, 2], "to": [6, 2]}}))
+    assert VICTORY.is_legal(state, RED, VICTORY.decode_action({"move": {"from": [5, 1], "to": [5, 0]}}))
+    assert VICTORY.is_legal(state, RED, VICTORY.decode_action({"move": {"from": [7, 2], "to": [6, 2]}}))
     # If Red moves another piece on turn 3, the knight may go to (4,1) on turn 4.
     state, _ = act(state, RED, {"move": {"from": [7, 2], "to": [6, 2]}})
     state = _blue_waits(state, 2)
-    assert RULES.is_legal(state, RED, again)
+    assert VICTORY.is_legal(state, RED, again)
     state, _ = act(state, RED, {"move": {"from": [5, 1], "to": [4, 1]}})
     assert at(state, 4, 1) == "red knight"
 
@@ -374,7 +384,7 @@ def test_case_17_back_and_forth():
 def _unicorn_on_blue_back_row():
     """Turn t: a red unicorn steps onto (0,2); returns the state after blue's reply (turn t+1)."""
     state = victory({(1, 2): "red unicorn", (3, 0): "blue knight", (6, 0): "red knight"})
-    assert not [a for a in RULES.legal_actions(state, RED) if a[0] == "tower"]
+    assert not [a for a in VICTORY.legal_actions(state, RED) if isinstance(a, TowerAttack)]
     state, _ = act(state, RED, {"move": {"from": [1, 2], "to": [0, 2]}})
     assert state.to_move == BLUE  # turn t is over: no big-castle attack on it
     state, _ = act(state, BLUE, {"move": {"from": [3, 0], "to": [4, 0]}})
@@ -383,8 +393,8 @@ def _unicorn_on_blue_back_row():
 
 def test_case_18_back_row_attack():
     state = _unicorn_on_blue_back_row()
-    towers = sorted(a for a in RULES.legal_actions(state, RED) if a[0] == "tower")
-    assert towers == [("tower", sq(0, 2), t) for t in range(3)]
+    towers = [a for a in VICTORY.legal_actions(state, RED) if isinstance(a, TowerAttack)]
+    assert towers == [TowerAttack(sq(0, 2), t) for t in range(3)]
 
     jester, events = act(state, RED, {"attack_tower": {"from": [0, 2], "tower": 2}})
     assert events[0].data["piece"] == "jester"
@@ -400,8 +410,8 @@ def test_case_18_back_row_attack():
 
     flag, events = act(state, RED, {"attack_tower": {"from": [0, 2], "tower": 0}})
     assert events[0].data["piece"] == "flag"
-    assert RULES.outcome(flag).results == ("win", "loss")
-    assert RULES.outcome(flag).reason == "flag_captured"
+    assert VICTORY.outcome(flag).results == ("win", "loss")
+    assert VICTORY.outcome(flag).reason == "flag_captured"
 
 
 def test_case_19_the_two_black_knight_rules_differ():
@@ -412,7 +422,7 @@ def test_case_19_the_two_black_knight_rules_differ():
     assert events[-1].kind == "castles_returning" and events[-1].data["count"] == removed
     assert quest.phase == "return" and quest.to_move == BLUE
     for _ in range(removed):
-        quest, _ = RULES.apply(quest, {BLUE: RULES.legal_actions(quest, BLUE)[0]})
+        quest, _ = QUEST.apply(quest, {BLUE: QUEST.legal_actions(quest, BLUE)[0]})
     assert all(quest.board[s] >= 0 for s in D.formation_squares[BLUE])
     # Victory (case 18): nothing returns, and the attacker is lost.
     state = _unicorn_on_blue_back_row()
@@ -427,14 +437,14 @@ def test_case_20_no_legal_action_loses():
     # At the start of blue's turn, blue has only its 2 dragons: blue loses.
     castles = {(4, 1): "red princess", (3, 1): "blue knight", (0, 0): "blue dragon", (0, 1): "blue dragon",
                (8, 0): "red king"}
-    state = RULES.position(castles, variant="victory", to_move=RED)
-    assert RULES.outcome(state) is None
+    state = VICTORY.position(castles, to_move=RED)
+    assert VICTORY.outcome(state) is None
     state, events = act(state, RED, {"attack": {"from": [4, 1], "to": [3, 1]}})
-    outcome = RULES.outcome(state)
+    outcome = VICTORY.outcome(state)
     assert outcome.results == ("win", "loss") and outcome.reason == "no_legal_action"
     assert events[-1].kind == "game_over"
     # The same position given directly at the start of blue's turn.
-    direct = RULES.position({(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"},
-                            variant="victory", to_move=BLUE)
-    assert RULES.outcome(direct).results == ("win", "loss")
-    assert RULES.to_act(direct) == frozenset()
+    direct = VICTORY.position({(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"},
+                              to_move=BLUE)
+    assert VICTORY.outcome(direct).results == ("win", "loss")
+    assert VICTORY.to_act(direct) == frozenset()

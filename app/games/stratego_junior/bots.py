@@ -1,6 +1,6 @@
 """Stratego Junior computer players (core :class:`~app.games.core.rules.Bot`), easiest first.
 
-Every bot decides from what :meth:`StrategoJunior.bot_observation` gives its seat (its own castles,
+Every bot decides from what ``StrategoRules.bot_observation`` gives its seat (its own castles,
 the positions of the opponent's, the identities it has seen revealed, which castles have moved)
 and its legal actions; randomness comes only from the injected ``rng``. Bots cannot time
 themselves (``app/games`` does not import ``time``), so ``budget_ms`` sets an amount of work: the
@@ -29,8 +29,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from .actions import Attack, Flip, Move, Place, PlaceTower, StrategoAction, TowerAttack
 from .data import ATTACKER, BOTH, DATA, DEFENDER
-from .engine import Action, random_setup, sensible_setup
+from .setup import random_setup, sensible_setup
 
 JSON = Any
 D = DATA
@@ -45,8 +46,8 @@ class RandomBot:
 
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Action], rng: random.Random,
-               budget_ms: int = 50) -> Action:
+    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
+               budget_ms: int = 50) -> StrategoAction:
         """:returns: one element of ``legal`` (or any valid setup during the setup phase).
         :raises IndexError: ``legal`` is empty."""
         if observation.get("phase") == "setup":
@@ -62,25 +63,25 @@ class QuestBot:
 
     name: ClassVar[str] = "quest"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Action], rng: random.Random,
-               budget_ms: int = 50) -> Action:
+    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
+               budget_ms: int = 50) -> StrategoAction:
         """:returns: one element of ``legal`` (or a sensible setup during the setup phase)."""
         if observation.get("phase") == "setup":
             return sensible_setup(rng)
         if len(legal) == 1:
             return legal[0]
-        towers = [a for a in legal if a[0] == "tower"]
+        towers = [a for a in legal if isinstance(a, TowerAttack)]
         if towers:  # access: a tower attack wins a third of the time at worst, and a roll gains nothing
             return towers[rng.randrange(len(towers))]
-        flips = [a for a in legal if a[0] == "flip"]
+        flips = [a for a in legal if isinstance(a, Flip)]
         if flips:
             return self._flip(observation, flips, rng)
-        places = [a for a in legal if a[0] in ("place", "place_tower")]
+        places = [a for a in legal if isinstance(a, Place | PlaceTower)]
         if places:  # returned castles: the squares are all equivalent for the die
             return places[rng.randrange(len(places))]
         return legal[rng.randrange(len(legal))]
 
-    def _flip(self, observation: Mapping[str, JSON], flips: Sequence[Action], rng: random.Random) -> Action:
+    def _flip(self, observation: Mapping[str, JSON], flips: Sequence[Flip], rng: random.Random) -> Flip:
         me = observation["seat"]
         opp = 1 - me
         die = observation.get("die")
@@ -93,13 +94,13 @@ class QuestBot:
                 if "piece" in p:
                     known[sq] = p["piece"]
         cost = _quest_costs(opp, occupied, known)
-        matching = [a for a in flips if known.get(a[1]) == die]
+        matching = [a for a in flips if known.get(a.square) == die]
         if matching:
-            return min(matching, key=lambda a: (cost.get(a[1], 99), rng.random()))
-        unknown = [a for a in flips if a[1] not in known]
+            return min(matching, key=lambda a: (cost.get(a.square, 99), rng.random()))
+        unknown = [a for a in flips if a.square not in known]
         if unknown:
-            return min(unknown, key=lambda a: (cost.get(a[1], 99), rng.random()))
-        not_dragons = [a for a in flips if D.movable[D.index[known[a[1]]]]]
+            return min(unknown, key=lambda a: (cost.get(a.square, 99), rng.random()))
+        not_dragons = [a for a in flips if D.movable[D.index[known[a.square]]]]
         pool = not_dragons or list(flips)
         return pool[rng.randrange(len(pool))]
 
@@ -165,7 +166,7 @@ VALUES = _base_values()
 class _World:
     """One sampled world for :class:`SearchBot`: per square its owner (-1 empty) and kind."""
 
-    __slots__ = ("owner", "kind")
+    __slots__ = ("kind", "owner")
 
     def __init__(self, owner: list[int], kind: list[int]) -> None:
         self.owner = owner
@@ -183,8 +184,8 @@ class SearchBot:
     def __init__(self, samples: int | None = None) -> None:
         self.samples = samples
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Action], rng: random.Random,
-               budget_ms: int = 50) -> Action:
+    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
+               budget_ms: int = 50) -> StrategoAction:
         """:returns: one element of ``legal`` (or a sensible setup during the setup phase)."""
         if observation.get("phase") == "setup":
             return sensible_setup(rng)
@@ -193,7 +194,7 @@ class SearchBot:
         samples = self.samples or max(2, min(16, budget_ms // 6))
         view = _View(observation)
         worlds = [view.sample(rng) for _ in range(samples)]
-        best: list[Action] = []
+        best: list[StrategoAction] = []
         best_value = -1e18
         for action in legal:
             value = view.action_value(action, worlds)
@@ -284,15 +285,19 @@ class _View:
 
     # ---------------------------------------------------------------- search
 
-    def action_value(self, action: Action, worlds: Sequence[_World]) -> float:
-        """Mean over ``worlds`` of the value after ``action`` and the opponent's best reply."""
-        kind = action[0]
-        if kind == "tower":
-            return self._tower_value(action[1], worlds)
+    def action_value(self, action: StrategoAction, worlds: Sequence[_World]) -> float:
+        """Mean over ``worlds`` of the value after ``action`` (a move, an attack or a back-row
+        attack) and the opponent's best reply."""
+        if isinstance(action, TowerAttack):
+            return self._tower_value(action.from_square, worlds)
+        if not isinstance(action, Move | Attack):
+            raise TypeError(f"not a Victory action: {action!r}")
+        a, b = action.from_square, action.to_square
+        attack = isinstance(action, Attack)
         total = 0.0
         for w in worlds:
             owner, kinds = w.owner[:], w.kind[:]
-            _play(owner, kinds, action[1], action[2], kind == "attack")
+            _play(owner, kinds, a, b, attack)
             total += self._reply_value(owner, kinds)
         return total / len(worlds)
 
@@ -463,8 +468,8 @@ class StrategoBot:
         self.quest = QuestBot()
         self.victory = SearchBot()
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Action], rng: random.Random,
-               budget_ms: int = 50) -> Action:
+    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
+               budget_ms: int = 50) -> StrategoAction:
         """:returns: one element of ``legal`` (or a setup during the setup phase)."""
         bot = self.quest if observation.get("variant") == "quest" else self.victory
         return bot.choose(observation, legal, rng, budget_ms)
