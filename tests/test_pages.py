@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import ClassVar
 
 PASSWORD = "correct horse battery"
 
@@ -44,8 +45,15 @@ def test_signup_and_login_pages(client):
 
 def test_login_next_must_stay_on_this_site(client):
     bad_targets = (
-        "//evil.example/x", "https://evil.example/", "evil", "/\\evil.example",
-        "/\t/evil.example/phish", "/\n/evil.example/x", "/\r/evil.example", "/ /evil.example", "/\x7f/x",
+        "//evil.example/x",
+        "https://evil.example/",
+        "evil",
+        "/\\evil.example",
+        "/\t/evil.example/phish",
+        "/\n/evil.example/x",
+        "/\r/evil.example",
+        "/ /evil.example",
+        "/\x7f/x",
     )
     for bad in bad_targets:
         r = client.get("/login", params={"next": bad})
@@ -185,7 +193,7 @@ def test_battle_runes_rules_page(client):
 
 
 def test_duration_filter():
-    from app.web.routes import duration
+    from app.web.pages import duration
 
     assert duration(3600) == "1 hour" and duration(7200) == "2 hours" and duration(5400) == "90 minutes"
     assert duration(60) == "1 minute" and duration(45) == "45 seconds" and duration(86400) == "1 day"
@@ -194,9 +202,17 @@ def test_duration_filter():
 
 def test_static_files_are_served(client):
     for path in (
-        "/static/css/site.css", "/static/js/api.js", "/static/js/match_client.js", "/static/js/match_page.js",
-        "/static/js/games/battle_runes.js", "/static/js/games/generic.js", "/static/js/replay.js",
-        "/static/js/lobby.js", "/static/js/auth.js", "/static/js/site.js", "/static/js/sha256.js",
+        "/static/css/site.css",
+        "/static/js/api.js",
+        "/static/js/match_client.js",
+        "/static/js/match_page.js",
+        "/static/js/games/battle_runes.js",
+        "/static/js/games/generic.js",
+        "/static/js/replay.js",
+        "/static/js/lobby.js",
+        "/static/js/auth.js",
+        "/static/js/site.js",
+        "/static/js/sha256.js",
     ):
         r = client.get(path)
         assert r.status_code == 200, path
@@ -213,7 +229,7 @@ def _scratch_wars_catalog(client) -> dict:
 def test_scratch_wars_gallery_renders_every_card(client):
     from markupsafe import escape  # as Jinja escapes: "Oracle&#39;s Spindle"
 
-    from app.web.scratch_wars import rarity_text
+    from app.web.games.scratch_wars import rarity_text
 
     r = client.get("/games/scratch_wars/cards")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
@@ -235,7 +251,7 @@ def test_scratch_wars_rules_page_lists_the_cards_and_links_the_gallery(client):
     assert "Scratch Wars: rules" in r.text
     assert 'href="/games/scratch_wars/cards"' in r.text and "See all 12 heroes and 28 weapons" in r.text
     for hero in _scratch_wars_catalog(client)["heroes"]:
-        assert f'/games/scratch_wars/cards#card-{hero["code"]}' in r.text
+        assert f"/games/scratch_wars/cards#card-{hero['code']}" in r.text
     assert "/static/css/scratch_wars.css" in r.text
     home = client.get("/")
     assert 'href="/games/scratch_wars/cards"' in home.text
@@ -260,8 +276,12 @@ def test_scratch_wars_match_page_loads_its_module(client):
     assert 'data-module="/static/js/games/scratch_wars.js"' in r.text
     assert "/static/css/scratch_wars.css" in r.text
     for path in (
-        "/static/js/games/scratch_wars.js", "/static/js/scratch_wars_cards.js", "/static/js/scratch_wars_builder.js",
-        "/static/js/scratch_wars_gallery.js", "/static/js/scratch_wars_loadouts.js", "/static/css/scratch_wars.css",
+        "/static/js/games/scratch_wars.js",
+        "/static/js/scratch_wars_cards.js",
+        "/static/js/scratch_wars_builder.js",
+        "/static/js/scratch_wars_gallery.js",
+        "/static/js/scratch_wars_loadouts.js",
+        "/static/css/scratch_wars.css",
     ):
         assert client.get(path).status_code == 200, path
 
@@ -295,9 +315,9 @@ def test_stratego_junior_rules_page_shows_the_castles(client):
     assert len(pieces) == 10
     for p in pieces:
         assert f'data-piece="{p["id"]}"' in r.text and f'data-sj-icon="{p["id"]}"' in r.text
-        assert f'{p["count"]} per side' in r.text
+        assert f"{p['count']} per side" in r.text
         if p["strength"] is not None:
-            assert f'strength {p["strength"]}' in r.text
+            assert f"strength {p['strength']}" in r.text
     names = ("King", "Princess", "Knight", "Unicorn", "Dwarf", "Wizard", "Dragon", "Flag", "Black Knight", "Jester")
     for name in names:
         assert f"<h3>{name}" in r.text
@@ -336,8 +356,11 @@ def test_lobby_offers_stratego_junior_with_its_levels_and_options(client):
     assert sj["bot_levels"] == ["random", "expert"]
     assert sj["options"]["variant"] == "victory" and sj["options"]["memory_aid"] is False
     assert sj["options"]["move_cap"] == 0
-    lobby_js = client.get("/static/js/lobby.js").text
-    assert "stratego_junior: {" in lobby_js and "memory_aid: {" in lobby_js  # the form offers them
+    # the form offers the options the game's web parts declare (app/web/games/stratego_junior.py)
+    offered = sj["lobby_options"]
+    assert offered["variant"]["type"] == "select" and offered["memory_aid"]["type"] == "checkbox"
+    assert {v for v, _ in offered["variant"]["choices"]} == {"victory", "quest"}
+    assert set(offered) <= set(sj["options"])  # only options the game has
 
 
 def test_stratego_static_files_are_served(client):
@@ -347,3 +370,165 @@ def test_stratego_static_files_are_served(client):
     js = client.get("/static/js/games/stratego_junior.js").text
     for name in ("export function render", "export function describeEvent", "export async function setup"):
         assert name in js
+
+
+# ---------------------------------------------------------------------------------- per-game web parts
+
+
+def test_web_parts_are_declared_once_per_game_and_never_import_the_routes():
+    """Each app/web/games/<game>.py declares WEB for its own game, with files that exist; none of
+    them imports app/web/routes (which imports them)."""
+    import pathlib
+
+    from app.settings import ROOT
+    from app.web.games import GameWeb, declared_parts, web_parts
+
+    parts = declared_parts()
+    assert {"battle_runes", "stratego_junior", "scratch_wars"} <= set(parts)
+    for game, web in parts.items():
+        assert isinstance(web, GameWeb) and web.game == game
+        assert (ROOT / web.module.lstrip("/")).is_file(), web.module
+        for css in web.css:
+            assert (ROOT / css.lstrip("/")).is_file(), css
+        assert (ROOT / "templates" / web.rules_template).is_file()
+        if web.deck_editor is not None:
+            assert (ROOT / "templates" / web.deck_editor.template).is_file()
+    for path in pathlib.Path(ROOT / "app" / "web" / "games").glob("*.py"):
+        assert "app.web.routes" not in path.read_text().replace("never ``app.web.routes``", ""), path
+    generic = web_parts("no_such_game")
+    assert generic.module == "/static/js/games/generic.js" and generic.deck_editor is None
+
+
+def test_every_registered_game_gets_its_pages(client):
+    """Every game of the engine registry has a rules page, a home-page card, a lobby entry and a
+    match page loading the ES module its web parts name (the generic one when it names none)."""
+    from app.games.core import all_games
+    from app.web.games import web_parts
+
+    register(client, "everygame")
+    home = client.get("/").text
+    lobby = {g["id"]: g for g in page_json(client.get("/lobby").text, "lobby-data")["games"]}
+    for game, rules in all_games().items():
+        web = web_parts(game)
+        r = client.get(f"/games/{game}")
+        assert r.status_code == 200, game
+        assert rules.title in home and f'href="/games/{game}"' in home
+        assert lobby[game]["min_players"] == rules.min_players and lobby[game]["max_players"] == rules.max_players
+        created = client.post("/api/matches", json={"game": game, "players": rules.min_players})
+        assert created.status_code == 201, created.text
+        page = client.get(f"/matches/{created.json()['id']}")
+        assert page.status_code == 200
+        assert f'data-module="{web.module}"' in page.text
+        data = page_json(page.text, "game-data")
+        assert data["id"] == game and data["title"] == rules.title
+        client.post(f"/api/matches/{created.json()['id']}/cancel")
+
+
+def test_a_game_without_web_parts_gets_the_generic_pages(client, monkeypatch):
+    """A newly registered engine (here a stand-in) gets the generic rules and match pages, and
+    shows on the home page and in the lobby, without a module under app/web/games."""
+    from app.games.core import registry
+    from app.web.games import declared_parts
+
+    class NewGame:
+        name = "new_game"
+        title = "New Game"
+        min_players, max_players = 2, 6
+        default_options: ClassVar[dict] = {}
+        default_turn_seconds = 60
+
+        def catalog(self) -> dict:
+            return {"cards": [{"id": "x"}]}
+
+    registry.all_games()  # load the built-in games first
+    monkeypatch.setitem(registry._GAMES, "new_game", registry.GameEntry(NewGame()))
+    assert "new_game" not in declared_parts()
+    r = client.get("/games/new_game")
+    assert r.status_code == 200 and "New Game" in r.text and "coming soon" in r.text
+    assert "New Game" in client.get("/").text
+    register(client, "newcomer")
+    lobby = {g["id"]: g for g in page_json(client.get("/lobby").text, "lobby-data")["games"]}
+    assert lobby["new_game"]["max_players"] == 6 and lobby["new_game"]["lobby_options"] == {}
+    assert client.get("/decks/new_game").status_code == 404
+
+
+def test_board_geometry_and_castles_reach_the_stratego_pages(client):
+    """The Stratego Junior pages get the board and the castles from the rules (geometry(),
+    catalog()), embedded as game-data and in /api/games/stratego_junior; the JS keeps no copy."""
+    from app.games.core import get_rules
+
+    rules = get_rules("stratego_junior")
+    api = client.get("/api/games/stratego_junior").json()
+    assert api["geometry"] == rules.geometry() and api["catalog"] == rules.catalog()
+    register(client, "geometer")
+    match = client.post("/api/matches", json={"game": "stratego_junior", "options": {"variant": "quest"}}).json()
+    for path in (
+        f"/matches/{match['id']}",
+        f"/matches/{match['id']}/replay",
+        "/decks/stratego_junior",
+        "/games/stratego_junior",
+    ):
+        data = page_json(client.get(path).text, "game-data")
+        assert data["geometry"] == rules.geometry(), path
+        assert data["catalog"] == rules.catalog(), path
+        assert data["labels"]["black_knight"] == "Black Knight", path
+    rules_page = client.get("/games/stratego_junior").text
+    geometry = rules.geometry()
+    assert f"The board has {geometry['columns']} columns" in rules_page
+    small = sum(p["count"] for p in rules.catalog()["pieces"] if not p["big"])
+    assert f"{small} small castles" in rules_page
+    js = client.get("/static/js/games/stratego_junior.js").text + client.get("/static/js/stratego_setups.js").text
+    assert "rows: 9" not in js and "count: 4" not in js and "formation_rows: [[" not in js  # no copied board or pieces
+
+
+def test_battle_runes_faces_come_from_one_place(client):
+    """A rune's face is derived once, on the server, from the catalog; the match page gets it in
+    game-data and the rules page prints the same; the JS has no table of faces."""
+    from app.web.games.battle_runes import rune_face
+
+    assert rune_face("S1P5") == "S1+5" and rune_face("R1PS") == "R1+S" and rune_face("DOUBLE_S") == "×2 S"
+    register(client, "facer")
+    match = client.post("/api/matches", json={"game": "battle_runes"}).json()
+    data = page_json(client.get(f"/matches/{match['id']}").text, "game-data")
+    runes = data["catalog"]["runes"]
+    assert set(data["labels"]) == {r["id"] for r in runes}
+    assert data["labels"]["SWAP_ALL"] == "Total ⇄" and data["labels"]["S2P5"] == "S2+5"
+    rules_page = client.get("/games/battle_runes").text
+    for rune in runes:
+        assert f'<span class="rune-code">{data["labels"][rune["id"]]}</span>' in rules_page
+    js = client.get("/static/js/games/battle_runes.js").text
+    assert "SWAP_OPP" not in js and "DOUBLE_S:" not in js  # no table of faces
+
+
+def test_the_lobby_offers_player_counts_seats_and_rated(client):
+    register(client, "seater")
+    r = client.get("/lobby")
+    for element in ('id="create-players"', 'id="create-seat"', 'id="seat-choices"', 'id="create-rated"'):
+        assert element in r.text, element
+    games = {g["id"]: g for g in page_json(r.text, "lobby-data")["games"]}
+    # how a listed match shows its options comes from each game's web parts, not from lobby.js
+    assert games["battle_runes"]["option_tags"]["win_score"] == "first to {value}"
+    assert games["stratego_junior"]["option_tags"]["variant"]["always"] is True
+    js = client.get("/static/js/lobby.js").text
+    assert "seat: 1," not in js  # the computer's seat is chosen, not fixed
+    assert "win_score" not in js and "memory_aid" not in js  # no per-game tables
+    assert "rated = true" in js and 'match.origin === "rated"' in js
+
+
+def test_pages_render_codes_through_one_table(client):
+    """Error codes become words in static/js/messages.js; the pages call errorText/say rather than
+    showing the server's `message`."""
+    words = client.get("/static/js/messages.js").text
+    for code in ("stale_version", "not_your_turn", "illegal_action", "too_many_matches", "name_taken", "weak_password"):
+        assert f'"error.{code}"' in words, code
+    for path in (
+        "lobby.js",
+        "auth.js",
+        "match_client.js",
+        "stratego_setups.js",
+        "scratch_wars_loadouts.js",
+        "games/stratego_junior.js",
+        "games/scratch_wars.js",
+    ):
+        js = client.get(f"/static/js/{path}").text
+        assert "err.message" not in js.replace("Cannot draw the game: ${err.message}", ""), path

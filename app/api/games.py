@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.errors import ApiError
+from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
 from app.matches.write import SERVICE_OPTIONS
 
@@ -14,7 +14,10 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 
 def game_info(rules: Any, with_catalog: bool = False) -> dict[str, Any]:
-    """Public facts of a game: id, title, players, default options, bot levels (easiest first)."""
+    """Public facts of a game: ``{"id", "title", "min_players", "max_players", "options" (the
+    defaults, service options included), "bot_levels" (easiest first)}``; ``with_catalog`` adds
+    ``"catalog"`` (``Rules.catalog()``) and, for a game on a board, ``"geometry"``
+    (``Rules.geometry()``: rows, columns, ...), so pages draw from the server's data."""
     info = {
         "id": rules.name,
         "title": rules.title,
@@ -27,8 +30,11 @@ def game_info(rules: Any, with_catalog: bool = False) -> dict[str, Any]:
         },
         "bot_levels": bot_levels(rules.name),
     }
-    if with_catalog and hasattr(rules, "catalog"):
-        info["catalog"] = rules.catalog()
+    if with_catalog:
+        if callable(getattr(rules, "catalog", None)):
+            info["catalog"] = rules.catalog()
+        if callable(getattr(rules, "geometry", None)):
+            info["geometry"] = rules.geometry()
     return info
 
 
@@ -40,8 +46,11 @@ async def list_games() -> dict[str, Any]:
 
 @router.get("/{game}")
 async def get_game(game: str) -> dict[str, Any]:
-    """One game with its card catalog (for drawing cards in the browser)."""
+    """One game with its catalog (and board geometry), for drawing it in the browser.
+
+    :raises DomainError: ``not_found`` (``params.game``) for an unknown game (HTTP 404).
+    """
     rules = all_games().get(game)
     if rules is None:
-        raise ApiError(404, "not_found", f"no game {game!r}")
+        raise DomainError(ErrorCode.NOT_FOUND, f"no game {game!r}", params={"game": game})
     return game_info(rules, with_catalog=True)

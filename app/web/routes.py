@@ -1,6 +1,8 @@
 """Server-rendered pages (Jinja2). Thin: the pages call the JSON API and the websocket from the
 browser; the match page loads the shared client (``static/js/match_client.js``) and the game's
-ES module (``static/js/games/<game>.js``).
+ES module. Every game-specific part (module, stylesheets, rules template, deck editor, extra
+pages, lobby options, labels) is declared in ``app/web/games/<game>.py``; this module is generic
+over them, and a game without such a module gets the generic pages.
 
 =============================  ===========================================================
 ``/``                          what the site is, the games, links
@@ -10,68 +12,29 @@ ES module (``static/js/games/<game>.js``).
 ``/matches/{id}/replay``       steps through a finished match (says so for an aborted one)
 ``/games/{game}``              a game's rules summary and card catalog
 ``/decks``                     your saved setups, per game with an editor (login needed)
-``/decks/{game}``              list, create, rename and delete them (Stratego Junior setups)
+``/decks/{game}``              that game's deck editor (``GameWeb.deck_editor``)
 =============================  ===========================================================
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
+from fastapi.responses import HTMLResponse, Response
 
 from app.api.games import game_info
+from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
-from app.matches.errors import MatchError
 from app.matches.schemas import MatchId
-from app.settings import ROOT
 from app.users.deps import OptionalUser
+from app.web.games import declared_parts, game_data, game_title, web_parts
+from app.web.pages import login_redirect, not_found, render_page
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
 
-_RUNE_SHORT = {
-    "FIRE": "Fire", "WATER": "Water", "ZERO": "Zero", "DOUBLE_S": "×2 S", "DOUBLE_R": "×2 R", "DIFF_S": "Δ S",
-    "DIFF_R": "Δ R", "SWAP_SELF": "S ⇄ R", "SWAP_OPP": "S ⇄ R opp", "SWAP_S": "S ⇄ S", "SWAP_R": "R ⇄ R",
-    "SWAP_ALL": "Total ⇄",
-}
-
-
-def rune_label(rune_id: str) -> str:
-    """The short face of a Battle Runes rune, as static/js/games/battle_runes.js draws it:
-    ``S1P5`` -> ``S1+5``, ``S1PR`` -> ``S1+R``, ``DOUBLE_S`` -> ``×2 S``."""
-    if rune_id in _RUNE_SHORT:
-        return _RUNE_SHORT[rune_id]
-    head, _, bonus = rune_id.partition("P")
-    return f"{head}+{bonus}" if bonus else head
-
-
-def duration(seconds: int | None) -> str:
-    """``3600`` -> ``1 hour``, ``5400`` -> ``90 minutes``, ``45`` -> ``45 seconds`` (as
-    static/js/match_client.js's ``formatDuration``)."""
-    if not seconds:
-        return "a while"
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
-        if seconds % size == 0:
-            n = seconds // size
-            return f"{n} {unit}{'' if n == 1 else 's'}"
-    return f"{seconds} seconds"
-
-
-templates.env.filters["rune_label"] = rune_label
-templates.env.filters["duration"] = duration
-
-#: games that have their own ES module under static/js/games/; others use the generic one
-GAME_MODULES = {"battle_runes", "stratego_junior", "scratch_wars"}
-#: extra stylesheets of a game's pages (match, replay, rules, decks)
-GAME_CSS = {"stratego_junior": ("/static/css/stratego.css",), "scratch_wars": ("/static/css/scratch_wars.css",)}
-#: games whose saved decks have an editor page at /decks/{game}: the page's title and what one
-#: deck is called there
-DECK_EDITORS = {"stratego_junior": {"title": "Stratego Junior setups", "item": "setup"},
-                "scratch_wars": {"title": "Scratch Wars loadouts", "item": "loadout"}}
 #: turn times the lobby offers, in seconds (0 = untimed, only against a person)
 TURN_CHOICES = (30, 60, 120, 0)
 
@@ -94,87 +57,92 @@ def safe_next(value: str | None, default: str = "/lobby") -> str:
     return value
 
 
-def _login_redirect(request: Request) -> RedirectResponse:
-    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    return RedirectResponse(f"/login?next={quote(target, safe='/')}", status_code=303)
-
-
 def _games() -> list[dict[str, Any]]:
-    """The games for the home page and the lobby, with their default ``options`` (as
-    ``/api/games`` gives them), so the lobby can show how an open match differs from them."""
+    """The games for the home page and the lobby: ``/api/games``'s facts (players, default
+    ``options``, bot levels) and the web parts the pages use (summary, links, the options the
+    lobby offers and how a listed match shows them, each with its declared order)."""
     out = []
     for rules in all_games().values():
-        out.append({
-            "id": rules.name,
-            "title": getattr(rules, "title", rules.name),
-            "min_players": rules.min_players,
-            "max_players": rules.max_players,
-            "bot_levels": bot_levels(rules.name),
-            "default_turn_seconds": getattr(rules, "default_turn_seconds", 60),
-            "options": game_info(rules)["options"],
-        })
+        web = web_parts(rules.name)
+        out.append(
+            {
+                **game_info(rules),
+                "default_turn_seconds": getattr(rules, "default_turn_seconds", 60),
+                "summary": web.summary,
+                "links": [asdict(link) for link in web.links],
+                "lobby_options": {k: dict(v) for k, v in web.lobby_options.items()},
+                "option_tags": {k: v if isinstance(v, str) else dict(v) for k, v in web.option_tags.items()},
+                # the declared orders (the page's JSON has its keys sorted)
+                "lobby_option_order": list(web.lobby_options),
+                "option_tag_order": list(web.option_tags),
+            }
+        )
     return out
-
-
-def _page(request: Request, name: str, user: Any, status_code: int = 200, **context: Any) -> HTMLResponse:
-    ctx = {"user": {"id": user.id, "name": user.name} if user is not None else None, **context}
-    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
-
-
-def _not_found(request: Request, user: Any, message: str) -> HTMLResponse:
-    return _page(request, "not_found.html", user, status_code=404, title="Not found", message=message)
 
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, user: OptionalUser) -> HTMLResponse:
-    return _page(request, "home.html", user, title="Tabletop Arena", games=_games())
+    return render_page(request, "home.html", user, title="Tabletop Arena", games=_games())
 
 
 @router.get("/signup", response_class=HTMLResponse)
 async def signup(request: Request, user: OptionalUser, next: str | None = None) -> HTMLResponse:
-    return _page(request, "auth.html", user, title="Sign up", mode="signup", next=safe_next(next))
+    return render_page(request, "auth.html", user, title="Sign up", mode="signup", next=safe_next(next))
 
 
 @router.get("/login", response_class=HTMLResponse)
 async def login(request: Request, user: OptionalUser, next: str | None = None) -> HTMLResponse:
-    return _page(request, "auth.html", user, title="Log in", mode="login", next=safe_next(next))
+    return render_page(request, "auth.html", user, title="Log in", mode="login", next=safe_next(next))
 
 
 @router.get("/lobby", response_class=HTMLResponse)
 async def lobby(request: Request, user: OptionalUser) -> Response:
     if user is None:
-        return _login_redirect(request)
-    return _page(request, "lobby.html", user, title="Lobby", games=_games(), turn_choices=TURN_CHOICES)
+        return login_redirect(request)
+    return render_page(request, "lobby.html", user, title="Lobby", games=_games(), turn_choices=TURN_CHOICES)
 
 
 async def _match_info(request: Request, match_id: int) -> dict[str, Any] | None:
+    """The public match info (``MatchService.get_match``), or ``None`` when there is no such match.
+
+    :raises DomainError: any other refusal of the service.
+    """
     try:
-        return await request.app.state.matches.get_match(match_id)
-    except MatchError as exc:
-        if exc.code == "not_found":
+        info: dict[str, Any] = await request.app.state.matches.get_match(match_id)
+    except DomainError as exc:
+        if exc.code == ErrorCode.NOT_FOUND:
             return None
         raise
+    return info
 
 
-def _game_title(game: str) -> str:
-    rules = all_games().get(game)
-    return getattr(rules, "title", game) if rules is not None else game
+def _page_game_data(game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`game_data` of a registered game; only the id and title of one no longer registered."""
+    if game not in all_games():
+        return {"id": game, "title": game, "catalog": {}, "labels": {}}
+    return game_data(game, options)
 
 
-async def _match_view_page(
-    request: Request, match_id: int, user: Any, template: str, title: str
-) -> HTMLResponse:
-    """A page about one match (live or replay) that loads the game's ES module."""
+async def _match_view_page(request: Request, match_id: int, user: Any, template: str, title: str) -> HTMLResponse:
+    """A page about one match (live or replay) that loads the game's ES module and embeds
+    ``game-data`` (catalog, geometry, labels of the match's variant)."""
     info = await _match_info(request, match_id)
     if info is None:
-        return _not_found(request, user, f"There is no match {match_id}.")
+        return not_found(request, user, f"There is no match {match_id}.")
     game = info["game"]
-    module = game if game in GAME_MODULES else "generic"
+    web = web_parts(game)
     settings = getattr(request.app.state, "settings", None)
-    return _page(
-        request, template, user, title=title.format(game=_game_title(game), id=match_id), match=info,
-        game_title=_game_title(game), module=f"/static/js/games/{module}.js",
-        expiry_seconds=getattr(settings, "waiting_expiry_seconds", None), game_css=GAME_CSS.get(game, ()),
+    return render_page(
+        request,
+        template,
+        user,
+        title=title.format(game=game_title(game), id=match_id),
+        match=info,
+        game_title=game_title(game),
+        module=web.module,
+        game_css=web.css,
+        expiry_seconds=getattr(settings, "waiting_expiry_seconds", None),
+        game_data=_page_game_data(game, info.get("options")),
     )
 
 
@@ -192,46 +160,67 @@ async def replay_page(request: Request, match_id: MatchId, user: OptionalUser) -
 
 @router.get("/games/{game}", response_class=HTMLResponse)
 async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResponse:
+    """A game's rules page: its own template, or the generic one."""
     rules = all_games().get(game)
     if rules is None:
-        return _not_found(request, user, f"There is no game {game!r}.")
-    catalog = rules.catalog() if hasattr(rules, "catalog") else []
-    if isinstance(catalog, dict) and game != "scratch_wars":  # {"runes": [...]} (Battle Runes) or {"cards": [...]};
-        # Scratch Wars keeps its {"heroes", "weapons", ...}
-        catalog = next(iter(catalog.values()), []) if len(catalog) == 1 else catalog.get("runes", [])
-    template = f"games/{game}.html" if game in GAME_MODULES else "games/generic.html"
-    return _page(
-        request, template, user, title=f"{_game_title(game)} rules", game={"id": game, "title": _game_title(game)},
-        catalog=catalog, bot_levels=bot_levels(game), defaults=dict(getattr(rules, "default_options", {}) or {}),
-        game_css=GAME_CSS.get(game, ()), deck_editor=DECK_EDITORS.get(game),
+        return not_found(request, user, f"There is no game {game!r}.")
+    web = web_parts(game)
+    context: dict[str, Any] = {"catalog": rules.catalog() if callable(getattr(rules, "catalog", None)) else {}}
+    if web.rules_context is not None:
+        context.update(web.rules_context(rules))
+    return render_page(
+        request,
+        web.rules_template,
+        user,
+        title=f"{game_title(game)} rules",
+        game={"id": game, "title": game_title(game)},
+        bot_levels=bot_levels(game),
+        defaults=dict(getattr(rules, "default_options", {}) or {}),
+        game_css=web.css,
+        deck_editor=web.deck_editor,
+        game_data=game_data(game),
+        **context,
     )
 
 
 def _deck_games() -> list[dict[str, Any]]:
-    return [{"id": game, "game_title": _game_title(game), **spec} for game, spec in DECK_EDITORS.items()
-            if game in all_games()]
+    """The registered games with a deck editor: ``{"id", "game_title", "title", "item"}``."""
+    registered = all_games()
+    return [
+        {"id": game, "game_title": game_title(game), "title": web.deck_editor.title, "item": web.deck_editor.item}
+        for game, web in declared_parts().items()
+        if web.deck_editor is not None and game in registered
+    ]
 
 
 @router.get("/decks", response_class=HTMLResponse)
 async def decks_page(request: Request, user: OptionalUser) -> Response:
     """Your saved decks and setups, per game that has an editor."""
     if user is None:
-        return _login_redirect(request)
-    return _page(request, "decks.html", user, title="My setups", deck_games=_deck_games())
+        return login_redirect(request)
+    return render_page(request, "decks.html", user, title="My setups", deck_games=_deck_games())
 
 
 @router.get("/decks/{game}", response_class=HTMLResponse)
 async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Response:
-    """List, create, rename and delete your saved decks of one game (its placement editor)."""
-    if game not in DECK_EDITORS or game not in all_games():
-        return _not_found(request, user, f"There is no deck editor for {game!r}.")
+    """List, create, rename and delete your saved decks of one game (its editor)."""
+    editor = web_parts(game).deck_editor
+    if editor is None or game not in all_games():
+        return not_found(request, user, f"There is no deck editor for {game!r}.")
     if user is None:
-        return _login_redirect(request)
-    spec = DECK_EDITORS[game]
-    return _page(request, f"decks/{game}.html", user, title=spec["title"],
-                 game={"id": game, "title": _game_title(game)}, game_css=GAME_CSS.get(game, ()), spec=spec)
+        return login_redirect(request)
+    return render_page(
+        request,
+        editor.template,
+        user,
+        title=editor.title,
+        game={"id": game, "title": game_title(game)},
+        game_css=web_parts(game).css,
+        spec={"title": editor.title, "item": editor.item},
+        game_data=game_data(game),
+    )
 
 
-from app.web.scratch_wars import router as _scratch_wars_router  # noqa: E402  (its pages use _page)
-
-router.include_router(_scratch_wars_router)
+for _web in declared_parts().values():
+    if _web.router is not None:
+        router.include_router(_web.router)

@@ -1,12 +1,23 @@
-// Small helpers shared by the pages: JSON calls to /api with clear error messages.
+// Small helpers shared by the pages: JSON calls to /api, and the data the server embeds in pages.
+import { errorText } from "/static/js/messages.js";
 
-/** An error answered by the API: `code` (stable, e.g. "name_taken"), `message` (for people), `status`. */
+/**
+ * An error answered by the API: `code` (stable, e.g. "name_taken"), `params` (the values the words
+ * need), `message` (English, for developers), `status`. Show `err.text` (or errorText(err)): the
+ * words from static/js/messages.js.
+ */
 export class ApiError extends Error {
-  constructor(status, code, message, body) {
+  constructor(status, code, message, body, params = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params || {};
     this.body = body;
+  }
+
+  /** The words to show for this error (static/js/messages.js). */
+  get text() {
+    return errorText(this);
   }
 }
 
@@ -26,7 +37,7 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection and try again.");
+    throw new ApiError(0, "network", "fetch failed");
   }
   if (res.status === 204) return null;
   let data = null;
@@ -37,7 +48,8 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     const e = (data && data.error) || {};
-    throw new ApiError(res.status, e.code || "error", e.message || `The server answered ${res.status}.`, data);
+    const params = e.params || (e.code ? {} : { status: res.status });
+    throw new ApiError(res.status, e.code || "http", e.message || `HTTP ${res.status}`, data, params);
   }
   return data;
 }
@@ -72,6 +84,24 @@ export function showError(box, message) {
 export function pageData(id) {
   const node = document.getElementById(id);
   return node ? JSON.parse(node.textContent) : {};
+}
+
+const gameDataCache = {};
+
+/**
+ * What the server says about a game's pieces: {id, title, catalog, geometry?, labels} (see
+ * app/web/games/__init__.py, game_data). The page's embedded <script id="game-data"> when it is
+ * about this game, else /api/games/{game} (catalog and geometry; no labels). Rejects with ApiError
+ * when neither is available.
+ */
+export async function loadGameData(game) {
+  if (gameDataCache[game]) return gameDataCache[game];
+  const embedded = pageData("game-data");
+  let data;
+  if (embedded && embedded.id === game) data = embedded;
+  else data = { labels: {}, ...(await api("GET", `/api/games/${encodeURIComponent(game)}`)) };
+  gameDataCache[game] = data;
+  return data;
 }
 
 /** "untimed" / "30 s" / "2 min" */

@@ -1,5 +1,6 @@
 // The sign-up and log-in forms: call the JSON API and show its errors, then go on to `next`.
 import { api, showError } from "/static/js/api.js";
+import { errorText, say } from "/static/js/messages.js";
 
 const form = document.getElementById("auth-form");
 const errorBox = document.getElementById("auth-error");
@@ -20,17 +21,17 @@ form.addEventListener("submit", async (event) => {
   showError(errorBox, "");
   const name = form.elements.name.value.trim();
   const password = form.elements.password.value;
-  if (!name) return showError(errorBox, "Enter a name.");
-  if (!password) return showError(errorBox, "Enter a password.");
+  if (!name) return showError(errorBox, say("form.enter_name"));
+  if (!password) return showError(errorBox, say("form.enter_password"));
   if (mode === "signup" && form.elements.password2.value !== password) {
-    return showError(errorBox, "The two passwords are not the same.");
+    return showError(errorBox, say("form.passwords_differ"));
   }
   submit.disabled = true;
   try {
     await api("POST", mode === "signup" ? "/api/auth/register" : "/api/auth/login", { name, password });
     window.location.assign(next);
   } catch (err) {
-    showError(errorBox, err.message || "Something went wrong.");
+    showError(errorBox, errorText(err));
     submit.disabled = false;
   }
 });

@@ -1,5 +1,13 @@
 // The lobby: open matches to join, your matches, and the "create a match" form.
+//
+// The form offers what /api/games says about the chosen game: the number of players
+// (min_players..max_players), the computer levels, and the game's own options as its web parts
+// declare them (lobby_options, app/web/games/<game>.py). The creator picks their own seat and,
+// for every other seat, a person or the computer at a level: "A person" and "The computer" set
+// every other seat at once, "Choose for each seat" shows one choice per seat. "Rated" sends
+// options.rated = true.
 import { api, el, formatTurn, pageData, showError } from "/static/js/api.js";
+import { errorText } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
 const me = data.user;
@@ -8,66 +16,114 @@ const gameDetails = {}; // id -> /api/games/{id} (options with defaults)
 
 const form = document.getElementById("create-form");
 const gameSelect = document.getElementById("create-game");
+const playersLabel = document.getElementById("players-label");
+const playersSelect = document.getElementById("create-players");
 const levelLabel = document.getElementById("level-label");
 const levelSelect = document.getElementById("create-level");
+const seatSelect = document.getElementById("create-seat");
+const seatChoices = document.getElementById("seat-choices");
 const turnSelect = document.getElementById("create-turn");
 const turnHint = document.getElementById("turn-hint");
 const optionsBox = document.getElementById("game-options");
+const ratedBox = document.getElementById("create-rated");
 const createError = document.getElementById("create-error");
 const lobbyError = document.getElementById("lobby-error");
-
-/** Game options the lobby offers, per game: key -> {label, type ("number" | "select" |
- * "checkbox"), min?, choices? ([value, text]), hint?}. Shown only if the game has them. */
-const OFFERED_OPTIONS = {
-  battle_runes: {
-    win_score: { label: "Winning score", type: "number", min: 1 },
-    start_score: { label: "Starting score", type: "number", min: 1 },
-  },
-  stratego_junior: {
-    variant: {
-      label: "Quest or Victory", type: "select",
-      choices: [["victory", "Victory: move and attack"], ["quest", "Quest: dice, castles never move"]],
-    },
-    memory_aid: { label: "Memory aid: castles you have seen stay shown", type: "checkbox" },
-    move_cap: { label: "Turn limit (0 = none; a draw when reached)", type: "number", min: 0 },
-  },
-  scratch_wars: {
-    level: {
-      label: "Rules level", type: "select",
-      choices: [[1, "Level 1: every segment attacks the hero"], [2, "Level 2: times of day and hero bonuses"],
-        [3, "Level 3: the full duel, with energy"]],
-    },
-    effects: {
-      label: "Effects at level 2", type: "select", showIf: { level: 2 },
-      choices: [["distinguished", "Distinguished (2b): each icon does its own thing"],
-        ["every_effect_attacks", "Every effect attacks the hero (2a)"]],
-    },
-    random_loadouts: { label: "Random heroes and weapons for both (no loadout choice)", type: "checkbox" },
-  },
-};
 
 function opponent() {
   return form.elements.opponent.value;
 }
 
+function currentGame() {
+  return games[gameSelect.value] || { bot_levels: [], min_players: 2, max_players: 2, lobby_options: {} };
+}
+
+function range(from, to) {
+  return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+}
+
+/** Replace a select's options by `choices` ([value, text]), keeping its value when still offered. */
+function fillSelect(select, choices, preferred) {
+  const keep = select.value;
+  select.replaceChildren(...choices.map(([value, text]) => el("option", { value, text })));
+  const values = choices.map(([value]) => String(value));
+  if (values.includes(keep)) select.value = keep;
+  else if (preferred !== undefined && values.includes(String(preferred))) select.value = String(preferred);
+}
+
+function players() {
+  return Number(playersSelect.value) || currentGame().min_players || 2;
+}
+
+function mySeat() {
+  return Number(seatSelect.value) || 0;
+}
+
+/** What each seat holds: seat -> "me" | "person" | level name (a computer seat). */
+function seatPlan() {
+  const plan = {};
+  for (let s = 0; s < players(); s += 1) {
+    if (s === mySeat()) plan[s] = "me";
+    else if (opponent() === "computer") plan[s] = levelSelect.value || "";
+    else if (opponent() === "custom") {
+      const choice = document.getElementById(`seat-kind-${s}`);
+      plan[s] = choice ? choice.value : "person";
+    } else plan[s] = "person";
+  }
+  return plan;
+}
+
+function hasComputer() {
+  return Object.values(seatPlan()).some((v) => v !== "me" && v !== "person");
+}
+
+function levelText(levels, lv, i) {
+  if (levels.length > 1 && i === 0) return `${lv} (easiest)`;
+  if (levels.length > 1 && i === levels.length - 1) return `${lv} (strongest)`;
+  return lv;
+}
+
+/** One row per other seat: a person or the computer at a level (kept across redraws). */
+function drawSeatChoices() {
+  const levels = currentGame().bot_levels || [];
+  const before = {};
+  for (const node of seatChoices.querySelectorAll("select[data-seat]")) before[node.dataset.seat] = node.value;
+  const rows = [];
+  for (let s = 0; s < players(); s += 1) {
+    if (s === mySeat()) continue;
+    const select = el("select", { id: `seat-kind-${s}`, name: `seat_kind_${s}`, dataset: { seat: s } },
+      el("option", { value: "person", text: "A person" }),
+      ...levels.map((lv, i) => el("option", { value: lv, text: `Computer: ${levelText(levels, lv, i)}` })));
+    if (before[s] !== undefined && [...select.options].some((o) => o.value === before[s])) select.value = before[s];
+    rows.push(el("label", { class: "seat-choice" }, `Seat ${s + 1}`, select));
+  }
+  seatChoices.replaceChildren(...rows);
+}
+
 function updateForm() {
-  const game = games[gameSelect.value] || { bot_levels: [] };
-  const vsComputer = opponent() === "computer";
+  const game = currentGame();
   const levels = game.bot_levels || [];
+  const min = game.min_players || 2;
+  const max = game.max_players || min;
+  fillSelect(playersSelect, range(min, max).map((n) => [n, `${n} players`]), min);
+  playersLabel.hidden = min === max;
+  fillSelect(seatSelect, range(0, players() - 1).map((s) => [s, `Seat ${s + 1}${s === 0 ? " (plays first)" : ""}`]), 0);
+  const two = players() === 2;
+  document.getElementById("opponent-legend").textContent = two ? "Opponent" : "Opponents";
+  document.getElementById("opponent-person-text").textContent = two ? "A person" : "People";
+  document.getElementById("opponent-computer-text").textContent = two ? "The computer" : "The computer for every other seat";
   const computerRadio = form.querySelector('input[name="opponent"][value="computer"]');
-  computerRadio.disabled = levels.length === 0;
-  if (levels.length === 0 && vsComputer) form.querySelector('input[name="opponent"][value="person"]').checked = true;
+  const customRadio = form.querySelector('input[name="opponent"][value="custom"]');
+  computerRadio.disabled = customRadio.disabled = levels.length === 0;
+  if (levels.length === 0 && opponent() !== "person") form.querySelector('input[name="opponent"][value="person"]').checked = true;
   levelLabel.hidden = opponent() !== "computer";
-  const current = levelSelect.value;
-  const levelText = (lv, i) => (levels.length > 1 && i === 0 ? `${lv} (easiest)`
-    : levels.length > 1 && i === levels.length - 1 ? `${lv} (strongest)` : lv);
-  levelSelect.replaceChildren(...levels.map((lv, i) => el("option", { value: lv, text: levelText(lv, i) })));
-  if (levels.includes(current)) levelSelect.value = current;
-  else if (levels.length) levelSelect.value = levels[levels.length - 1];
-  // untimed only against a person: the computer must be able to take over a seat
+  fillSelect(levelSelect, levels.map((lv, i) => [lv, levelText(levels, lv, i)]), levels[levels.length - 1]);
+  seatChoices.hidden = opponent() !== "custom";
+  drawSeatChoices();
+  // untimed only against people: the computer must be able to take over a seat
+  const computer = hasComputer();
   const untimed = turnSelect.querySelector('option[value="0"]');
-  untimed.disabled = untimed.hidden = opponent() === "computer";
-  if (opponent() === "computer" && turnSelect.value === "0") turnSelect.value = "60";
+  untimed.disabled = untimed.hidden = computer;
+  if (computer && turnSelect.value === "0") turnSelect.value = "60";
   turnHint.textContent = turnSelect.value === "0"
     ? "No clock: take all the time you need."
     : "When your time runs out, the computer plays your move.";
@@ -84,13 +140,20 @@ async function loadGame(id) {
   return gameDetails[id];
 }
 
+/** The game's own options the lobby offers (declared by its web parts, shown if the game has them). */
+function offeredOptions(id) {
+  const game = games[id] || {};
+  const specs = game.lobby_options || {};
+  const order = game.lobby_option_order || Object.keys(specs);
+  return Object.fromEntries(order.filter((key) => specs[key]).map((key) => [key, specs[key]]));
+}
+
 function renderGameOptions() {
   const id = gameSelect.value;
   const details = gameDetails[id];
-  const offered = OFFERED_OPTIONS[id] || {};
   optionsBox.replaceChildren();
   if (!details) return;
-  for (const [key, spec] of Object.entries(offered)) {
+  for (const [key, spec] of Object.entries(offeredOptions(id))) {
     if (!(key in (details.options || {}))) continue;
     const value = details.options[key];
     const dataset = { option: key, default: JSON.stringify(value) };
@@ -109,12 +172,12 @@ function renderGameOptions() {
   updateOptionVisibility();
 }
 
-/** Show an option only while the options in its spec's `showIf` ({key: value}) have those values. */
+/** Show an option only while the options in its spec's `show_if` ({key: value}) have those values. */
 function updateOptionVisibility() {
-  for (const [key, spec] of Object.entries(OFFERED_OPTIONS[gameSelect.value] || {})) {
+  for (const [key, spec] of Object.entries(offeredOptions(gameSelect.value))) {
     const input = document.getElementById(`opt-${key}`);
-    if (!spec.showIf || !input) continue;
-    const show = Object.entries(spec.showIf).every(([other, wanted]) => {
+    if (!spec.show_if || !input) continue;
+    const show = Object.entries(spec.show_if).every(([other, wanted]) => {
       const control = document.getElementById(`opt-${other}`);
       return !!control && optionValue(control) === wanted;
     });
@@ -141,74 +204,73 @@ gameSelect.addEventListener("change", async () => {
   renderGameOptions();
 });
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  showError(createError, "");
-  const body = { game: gameSelect.value, options: { turn_seconds: Number(turnSelect.value) } };
+/** The POST /api/matches body the form describes. */
+function createBody() {
+  const body = {
+    game: gameSelect.value, players: players(), seat: mySeat(), options: { turn_seconds: Number(turnSelect.value) },
+  };
   for (const input of optionsBox.querySelectorAll("[data-option]")) {
     const value = optionValue(input);
     if (input.disabled || value === null || JSON.stringify(value) === input.dataset.default) continue;
     body.options[input.dataset.option] = value;
   }
-  if (opponent() === "computer") body.computer = [{ seat: 1, level: levelSelect.value || null }];
+  if (ratedBox && ratedBox.checked) body.options.rated = true;
+  const computer = Object.entries(seatPlan())
+    .filter(([, v]) => v !== "me" && v !== "person")
+    .map(([seat, level]) => ({ seat: Number(seat), level: level || null }));
+  if (computer.length) body.computer = computer;
+  return body;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(createError, "");
   const button = document.getElementById("create-submit");
   button.disabled = true;
   try {
-    const match = await api("POST", "/api/matches", body);
+    const match = await api("POST", "/api/matches", createBody());
     window.location.assign(`/matches/${match.id}`);
   } catch (err) {
     showError(createError, err.code === "too_many_matches"
-      ? `${sentence(err.message)} Your waiting matches are under “Your matches”, each with a Cancel button.`
-      : err.message);
+      ? `${errorText(err)} Your waiting matches are under “Your matches”, each with a Cancel button.`
+      : errorText(err));
     button.disabled = false;
   }
 });
 
-/** "you already have 5 …; cancel one first" -> "You already have 5 …; cancel one first." */
-function sentence(text) {
-  const t = String(text || "").trim();
-  if (!t) return t;
-  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
-}
-
 // ---------------------------------------------------------------- match lists
 
-/** How an option value reads in a match list ("first to 40"); others: "key: value". */
-const OPTION_TEXT = {
-  win_score: (v) => `first to ${v}`,
-  start_score: (v) => `start at ${v}`,
-  max_turns: (v) => (v ? `at most ${v} turns` : "no turn limit"),
-  move_cap: (v) => (v ? `at most ${v} moves` : "no move limit"),
-  spectators: (v) => (v ? "spectators allowed" : "no spectators"),
-  level: (v) => `level ${v}`,
-  variant: (v) => ({ quest: "Quest (dice)", victory: "Victory (moves)" }[v] || `variant: ${v}`),
-  memory_aid: (v) => (v ? "memory aid" : "no memory aid"),
-  effects: (v) => (v === "every_effect_attacks" ? "every effect attacks (2a)" : "effects distinguished (2b)"),
-  r2p5_bonus_kind: (v) => `R2+5 bonus: ${v}`,
-  zero_blocks_swap_all: (v) => (v ? "Zero blocks Total Swap" : "Zero does not block Total Swap"),
-};
+/** How the service's own options read in a match list; a game's own options read as its web parts
+ * declare them (option_tags, app/web/games/<game>.py). */
+const SERVICE_TAGS = { spectators: { values: { true: "spectators allowed", false: "no spectators" } } };
 
-function optionText(key, value) {
-  if (OPTION_TEXT[key]) return OPTION_TEXT[key](value);
+/** The text of option `key` = `value` by its tag spec ("first to {value}" or {values, else}); an
+ * option without a spec reads "key: value". */
+function optionText(key, value, spec) {
+  const fill = (template) => template.replace(/\{value\}/g, String(value));
+  if (typeof spec === "string") return fill(spec);
+  if (spec && spec.values && spec.values[String(value)] !== undefined) return spec.values[String(value)];
+  if (spec && spec.else) return fill(spec.else);
   const name = key.replace(/_/g, " ");
   if (value === true) return name;
   if (value === false) return `no ${name}`;
   return `${name}: ${String(value).replace(/_/g, " ")}`;
 }
 
-/** Options shown with every match of a game even when they have the default value. */
-const ALWAYS_SHOWN = new Set(["variant"]);
-
-/** The options of `match` that differ from its game's defaults, as short texts (turn time apart). */
+/** The options of `match` that differ from its game's defaults (or are always shown), as short
+ * texts in the order the game declares them (turn time and rated apart). */
 function optionDifferences(match) {
-  const defaults = (games[match.game] && games[match.game].options) || {};
-  const first = Object.keys(OPTION_TEXT); // "first to 40" before "start at 10", ...
+  const game = games[match.game] || {};
+  const defaults = game.options || {};
+  const tags = { ...(game.option_tags || {}), ...SERVICE_TAGS };
+  const first = [...(game.option_tag_order || []), ...Object.keys(SERVICE_TAGS)]; // "first to 40" before "start at 10"
   const rank = (key) => (first.includes(key) ? first.indexOf(key) : first.length);
+  const always = (key) => !!(tags[key] && tags[key].always);
   return Object.entries(match.options || {})
-    .filter(([key, value]) => key !== "turn_seconds" && key in defaults
-      && (ALWAYS_SHOWN.has(key) || JSON.stringify(defaults[key]) !== JSON.stringify(value)))
+    .filter(([key, value]) => key !== "turn_seconds" && key !== "rated" && key in defaults
+      && (always(key) || JSON.stringify(defaults[key]) !== JSON.stringify(value)))
     .sort(([a], [b]) => rank(a) - rank(b))
-    .map(([key, value]) => optionText(key, value));
+    .map(([key, value]) => optionText(key, value, tags[key]));
 }
 
 function seatLabel(seat) {
@@ -230,12 +292,18 @@ function resultText(match) {
   return "draw";
 }
 
+/** Is `match` rated (its origin, or the create option)? */
+function isRated(match) {
+  return match.origin === "rated" || !!(match.options && match.options.rated);
+}
+
 function matchItem(match, kind) {
   const title = (games[match.game] && games[match.game].title) || match.game;
   const players = match.seats.map(seatLabel).join(" vs ");
   const differences = optionDifferences(match);
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),
+    isRated(match) ? el("span", { class: "tag tag-rated", text: "rated", dataset: { testid: "rated" } }) : null,
     el("span", { class: "muted", text: ` · ${players} · ${formatTurn(match.options.turn_seconds)}` }),
     differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
       ...differences.map((text) => el("span", { class: "option-tag", text }))) : null);
@@ -275,7 +343,7 @@ async function joinMatch(id, button) {
     await api("POST", `/api/matches/${id}/join`);
     window.location.assign(`/matches/${id}`);
   } catch (err) {
-    showError(lobbyError, err.message);
+    showError(lobbyError, errorText(err));
     button.disabled = false;
     refresh();
   }
@@ -289,7 +357,7 @@ async function cancelMatch(id, button) {
     const item = button.closest(".match-item");
     if (item) item.remove();
   } catch (err) {
-    showError(lobbyError, err.message);
+    showError(lobbyError, errorText(err));
     button.disabled = false;
   }
   showError(createError, "");
@@ -309,7 +377,7 @@ async function refresh() {
     fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", "You are in no match right now.");
     fill(document.getElementById("my-finished"), finished.matches, "finished", "None yet.");
   } catch (err) {
-    showError(lobbyError, err.message);
+    showError(lobbyError, errorText(err));
   }
 }
 

@@ -17,6 +17,7 @@
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
 
 import { api, el } from "/static/js/api.js";
+import { errorText, say } from "/static/js/messages.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
 const BACKOFF_FIRST_MS = 500;
@@ -24,17 +25,6 @@ const BACKOFF_MAX_MS = 15000;
 const PING_EVERY_MS = 20000;
 const PONG_WAIT_MS = 10000;
 const POLICY_VIOLATION = 1008;
-
-const FRIENDLY = {
-  stale_version: "The match moved on before your move arrived. Here is the new position; please choose again.",
-  not_your_turn: "It is not your turn.",
-  illegal_action: "That move is not allowed.",
-  game_over: "The match is over.",
-  rate_limited: "Slow down: too many messages.",
-  unauthorized: "You are not allowed to do that here. Are you logged in?",
-  not_found: "This match does not exist.",
-  not_started: "The match has not started yet: waiting for players.",
-};
 
 /** "1:05", "0:09" for a number of milliseconds. */
 export function formatClock(ms) {
@@ -75,14 +65,13 @@ export function formatDuration(seconds) {
 
 /** Why an aborted match ended: {headline, detail} (as templates/_aborted.html). */
 export function abortedText(result, expirySeconds = null) {
-  const reason = result && result.reason;
-  if (reason === "cancelled") {
-    return { reason, headline: "This match was cancelled", detail: "Its creator cancelled it before an opponent joined." };
-  }
-  if (reason === "expired") {
-    return { reason, headline: "This match expired", detail: `Nobody joined it within ${formatDuration(expirySeconds)}, so it was closed.` };
-  }
-  return { reason: reason || "", headline: "This match was called off", detail: "It ended before it started." };
+  const reason = (result && result.reason) || "";
+  const key = reason === "cancelled" || reason === "expired" ? reason : "other";
+  return {
+    reason,
+    headline: say(`aborted.${key}.headline`),
+    detail: say(`aborted.${key}.detail`, { duration: formatDuration(expirySeconds) }),
+  };
 }
 
 /** The panel shown instead of the game for a match that never started (status "aborted"). */
@@ -114,7 +103,7 @@ export function joinButton(snapshot, client) {
       await api("POST", `/api/matches/${id}/join`);
       button.textContent = "Joined: starting…";
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = errorText(err);
       error.hidden = false;
       button.disabled = false;
     }
@@ -464,9 +453,7 @@ export class MatchClient {
 
   applyError(frame) {
     if (this.pending && frame.ack && frame.ack === this.pending.ack) this.pending = null;
-    const friendly = FRIENDLY[frame.code];
-    const text = friendly && friendly !== frame.message ? `${friendly} (${frame.message})` : frame.message || friendly || frame.code;
-    this.showError(text, frame.code);
+    this.showError(errorText(frame), frame.code, frame.message);
     this.emit("error", frame);
     this.render();
   }
@@ -480,7 +467,7 @@ export class MatchClient {
     const ack = `a${Date.now().toString(36)}-${this.ackCounter}`;
     const ok = this.send({ type: "act", action, version: this.snapshot.version, ack });
     if (!ok) {
-      this.showError("You are offline: your move was not sent. It will be possible again once reconnected.", "offline");
+      this.showError(say("error.offline"), "offline");
       return null;
     }
     this.pending = { ack, action, version: this.snapshot.version };
@@ -511,22 +498,26 @@ export class MatchClient {
       }
       return true;
     } catch (err) {
-      this.showError(err.message, err.code);
+      this.showError(errorText(err), err.code);
       return false;
     }
   }
 
   // ---------------------------------------------------------------- drawing
 
-  showError(text, code) {
-    const { error, errorText } = this.ui;
+  /** Show `text` in the error banner (hide it for no text); `detail`, the server's message for
+   * developers, goes to the banner's tooltip only. */
+  showError(text, code, detail = "") {
+    const { error, errorText: textBox } = this.ui;
     if (!error) return;
     if (!text) {
       error.hidden = true;
       return;
     }
-    errorText.textContent = text;
+    textBox.textContent = text;
     error.dataset.code = code || "";
+    if (detail) error.title = detail;
+    else error.removeAttribute("title");
     error.hidden = false;
   }
 
@@ -584,30 +575,22 @@ export class MatchClient {
     if (typeof own === "string") lines.push(own);
     else if (own !== null) switch (entry.kind) {
       case "start":
-        lines.push("The match has started.");
+      case "timeout":
+      case "bot":
+      case "back":
+      case "resign":
+        lines.push(say(`log.${entry.kind}`, { who }));
         break;
       case "action":
         // a simultaneous choice reaches the other seats as a hidden action until it is revealed
-        lines.push(entry.hidden ? `${who} has chosen (hidden until it is revealed).` : `${who} played.`);
-        break;
-      case "timeout":
-        lines.push(`${who}'s time ran out: the computer played for them.`);
-        break;
-      case "bot":
-        lines.push(`${who} played.`);
-        break;
-      case "back":
-        lines.push(`${who} is back.`);
-        break;
-      case "resign":
-        lines.push(`${who} resigned.`);
+        lines.push(say(entry.hidden ? "log.action_hidden" : "log.action", { who }));
         break;
       case "end":
         if (entry.result && (entry.result.results || []).length === 0 && entry.result.reason) {
           const t = abortedText(entry.result, this.expirySeconds);
           lines.push(`${t.headline}. ${t.detail}`);
         } else {
-          lines.push("The match is over. The seed is revealed.");
+          lines.push(say("log.end"));
         }
         break;
       default:

@@ -2,6 +2,7 @@
 // arrow keys), drawing each step's view with the game's module and listing the step's events.
 import { api, el, pageData } from "/static/js/api.js";
 import { renderSeats, renderSeedInfo, seatName } from "/static/js/match_client.js";
+import { errorText, knows, say } from "/static/js/messages.js";
 
 const app = document.getElementById("replay-app");
 const data = pageData("match-data");
@@ -47,17 +48,8 @@ function describe(step, client) {
   const who = step.seat !== null && step.seat >= 0 ? seatNameOf(step.seat) : null;
   const label = module.shortLabel || ((id) => id);
   const picked = step.action && step.action.runes ? ` ${step.action.runes.map(label).join(", ")}` : "";
-  const kinds = {
-    start: "The match starts. The seed's hash is fixed.",
-    chance: "Chance: shuffle.",
-    commit: `${who} chose${picked}.`,
-    action: `${who} chose${picked}.`,
-    timeout: `${who}'s time ran out; the computer chose${picked}.`,
-    bot: `${who} chose${picked}.`,
-    back: `${who} is back.`,
-    end: "The match is over; the seed is revealed.",
-  };
-  if (kinds[step.kind]) lines.push(kinds[step.kind]);
+  const kind = step.kind === "commit" ? "action" : step.kind;
+  if (knows(`replay.${kind}`)) lines.push(say(`replay.${kind}`, { who, picked }));
   for (const ev of step.events || []) {
     const text = module.describeEvent ? module.describeEvent(ev, step, client) : ev.kind;
     if (text) lines.push(text);
@@ -102,7 +94,7 @@ async function main() {
   try {
     replay = await api("GET", `/api/matches/${app.dataset.matchId}/replay`);
   } catch (err) {
-    $("game-root").replaceChildren(el("p", { class: "form-error", text: err.message }));
+    $("game-root").replaceChildren(el("p", { class: "form-error", text: errorText(err) }));
     return;
   }
   renderSeedInfo($("seed-info"), replay.match);

@@ -1,6 +1,7 @@
 // The Scratch Wars loadout editor (/decks/scratch_wars): list, create, edit, rename and delete
 // your saved loadouts through /api/decks; the server's validation messages are shown as they come.
 import { api, el, showError } from "/static/js/api.js";
+import { deckErrorText, errorText } from "/static/js/messages.js";
 import { loadoutBuilder, loadoutLine } from "/static/js/scratch_wars_builder.js";
 import { icon, loadCatalog } from "/static/js/scratch_wars_cards.js";
 
@@ -50,7 +51,7 @@ async function refresh() {
     decks = (await api("GET", `/api/decks?game=${GAME}`)).decks;
     showError($("sw-list-error"), "");
   } catch (err) {
-    showError($("sw-list-error"), err.message);
+    showError($("sw-list-error"), errorText(err));
   }
   drawList();
 }
@@ -87,7 +88,7 @@ function drawList() {
           }
           await refresh();
         } catch (err) {
-          showError(error, err.message);
+          showError(error, deckErrorText(err, { item: "loadout", name: input.value.trim() }));
         }
       });
       input.addEventListener("keydown", (e) => { if (e.key === "Enter") ok.click(); });
@@ -104,7 +105,7 @@ function drawList() {
               status(`Deleted “${deck.name}”.`);
               await refresh();
             } catch (err) {
-              showError($("sw-list-error"), err.message);
+              showError($("sw-list-error"), errorText(err));
             }
           } }),
         el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Keep it", onclick: () => { deleting.delete(deck.id); drawList(); } }));
@@ -146,7 +147,7 @@ async function save(asNew) {
     status(`Saved “${saved.name}”.`);
   } catch (err) {
     // 422 bad_deck (the rules' reason) or 409 name_taken, as the server says it
-    showError($("sw-deck-error"), err.message);
+    showError($("sw-deck-error"), deckErrorText(err, { item: "loadout", name }));
   }
 }
 

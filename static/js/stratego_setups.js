@@ -1,9 +1,11 @@
 // "My Stratego Junior setups" (/decks/stratego_junior): list, create, edit, rename and delete the
 // saved setups (decks of the game stratego_junior, /api/decks), with the match page's placement
-// editor. A setup's data is {towers: [3 ids], rows: [[4 ids] x 4]} in its owner's orientation.
+// editor. A setup's data is {towers: [ids], rows: [[ids] x depth]} in its owner's orientation, of
+// the board the server describes (the page's game-data: geometry and catalog).
 import { api, el, showError } from "/static/js/api.js";
+import { deckErrorText, errorText } from "/static/js/messages.js";
 import {
-  GAME, castleTile, draftFrom, draftPayload, emptyDraft, isComplete, loadCatalog, placementEditor, setup,
+  GAME, castleCount, castleTile, draftFrom, draftPayload, emptyDraft, isComplete, placementEditor, setup,
 } from "/static/js/games/stratego_junior.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,11 +18,10 @@ let decks = [];
 let current = null; // the deck being edited, or null for a new one
 let renaming = null; // deck id
 let deleting = null; // deck id
-const st = { draft: emptyDraft(), sel: null, hint: "", colour: 0, name: "", msg: "", ok: false };
+const st = { draft: null, sel: null, hint: "", colour: 0, name: "", msg: "", ok: false };
 
 function message(err, name) {
-  if (err.code === "name_taken") return `You already have a setup called “${name}”. Choose another name.`;
-  return err.message;
+  return deckErrorText(err, { item: "setup", name });
 }
 
 async function refresh() {
@@ -29,7 +30,7 @@ async function refresh() {
     decks = res.decks || [];
     showError(pageError, "");
   } catch (err) {
-    showError(pageError, err.message);
+    showError(pageError, errorText(err));
   }
   drawList();
 }
@@ -99,7 +100,7 @@ function drawList() {
           if (current && current.id === deck.id) newSetup();
           await refresh();
         } catch (err) {
-          showError(error, err.message);
+          showError(error, errorText(err));
         }
       });
       no.addEventListener("click", () => { deleting = null; drawList(); });
@@ -175,7 +176,7 @@ function drawEditor() {
   const box = el("div", { class: "sj-save" },
     el("div", { class: "sj-save-row" }, nameInput, saveButton, saveNew),
     el("p", { class: `sj-save-msg${st.ok ? " ok" : st.msg ? " bad" : ""}`, id: "sj-deck-msg", role: "status", text: st.msg || "" }),
-    complete ? null : el("p", { class: "muted small", text: "Place all 19 castles to save the setup." }));
+    complete ? null : el("p", { class: "muted small", text: `Place all ${castleCount()} castles to save the setup.` }));
   const editor = placementEditor(st, {
     redraw: () => { st.msg = ""; drawEditor(); }, ownHalf: true, extra: box,
   });
@@ -185,8 +186,13 @@ function drawEditor() {
 $("sj-new").addEventListener("click", newSetup);
 
 async function main() {
-  await setup();
-  await loadCatalog();
+  try {
+    await setup();
+  } catch (err) {
+    editorBox.replaceChildren(el("p", { class: "form-error", text: errorText(err) }));
+    return;
+  }
+  st.draft = emptyDraft();
   drawEditor();
   await refresh();
 }

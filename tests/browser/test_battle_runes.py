@@ -18,7 +18,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import (
-    create_match, join_from_lobby, pick_three, signup, unique_name, wait_turn_or_result, watch,
+    create_match,
+    join_from_lobby,
+    pick_three,
+    signup,
+    unique_name,
+    wait_turn_or_result,
+    watch,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -68,7 +74,10 @@ def played(browser, server) -> Any:
             break
         turns = turn
         # the spectator sees both hands and cannot pick
-        c.wait_for_function("(t) => document.querySelector('.br') && Number(document.querySelector('.br').dataset.turn) >= t - 1", arg=turn)
+        c.wait_for_function(
+            "(t) => document.querySelector('.br') && Number(document.querySelector('.br').dataset.turn) >= t - 1",
+            arg=turn,
+        )
         assert c.locator(".rune.selectable").count() == 0
         assert c.locator("#confirm-pick").count() == 0
 
@@ -104,8 +113,14 @@ def played(browser, server) -> Any:
     info = a.request.get(f"/api/matches/{match_id}").json()
     replay = a.request.get(f"/api/matches/{match_id}/replay").json()
     yield {
-        "pages": pages, "watchers": watchers, "match_id": match_id, "turns": turns, "info": info,
-        "replay": replay, "seed_hash": seed_hash, "saw_reconnect": saw_reconnect,
+        "pages": pages,
+        "watchers": watchers,
+        "match_id": match_id,
+        "turns": turns,
+        "info": info,
+        "replay": replay,
+        "seed_hash": seed_hash,
+        "saw_reconnect": saw_reconnect,
     }
     for ctx in contexts:
         ctx.close()
@@ -225,8 +240,9 @@ def test_replay_steps_through_the_finished_match(played):
     expect(page.locator("#seed-check")).to_contain_text("matches the hash")
     shot(page, "br_replay_last")
     # the step where the first turn is revealed shows its picks
-    first_reveal = next(i for i, s in enumerate(played["replay"]["steps"])
-                        if any(ev["kind"] == "turn_resolved" for ev in s["events"]))
+    first_reveal = next(
+        i for i, s in enumerate(played["replay"]["steps"]) if any(ev["kind"] == "turn_resolved" for ev in s["events"])
+    )
     page.click("#replay-first")
     for _ in range(first_reveal):
         page.click("#replay-next")
@@ -248,17 +264,23 @@ def test_match_against_the_computer_from_the_lobby(new_page):
     expect(untimed).to_be_disabled()  # the computer needs a clock
     levels = page.locator("#create-level option")
     assert levels.count() >= 1
-    match_id = create_match(page, computer=levels.first.get_attribute("value"), turn_seconds=30,
-                            options={"win_score": WIN_SCORE})
+    match_id = create_match(
+        page, computer=levels.first.get_attribute("value"), turn_seconds=30, options={"win_score": WIN_SCORE}
+    )
     rng = random.Random(7)
     for turn in range(1, MAX_TURNS + 1):
         if wait_turn_or_result(page, turn):
             break
         if turn == 1:
-            # an error frame is shown, and can be dismissed; nothing changes
+            # an error frame is shown in the page's words for its code (static/js/messages.js);
+            # the server's developer message stays in the tooltip; it can be dismissed; nothing changes
             page.evaluate("window.matchClient.act({runes: ['S1', 'S2', 'NOPE']})")
             expect(page.locator("#error-banner")).to_be_visible()
-            expect(page.locator("#error-text")).to_contain_text("NOPE")
+            expect(page.locator("#error-banner")).to_have_attribute(
+                "data-code", re.compile(r"^(bad_message|illegal_action)$")
+            )
+            expect(page.locator("#error-text")).to_contain_text(re.compile(r"not (understood|allowed)"))
+            expect(page.locator("#error-banner")).to_have_attribute("title", re.compile("NOPE"))
             page.click("#error-dismiss")
             expect(page.locator("#error-banner")).to_be_hidden()
         pick_three(page, rng, prefer="build", check=turn == 1)

@@ -103,8 +103,15 @@ def test_the_waiting_match_limit_is_explained_in_the_create_form(new_page):
     page.click("#create-submit")
     error = page.locator("#create-error")
     expect(error).to_be_visible()
-    expect(error).to_contain_text("5 matches waiting for players")  # the API's message
+    # the words for the code too_many_matches (static/js/messages.js), with the limit when the
+    # server sends it in params
+    expect(error).to_contain_text("matches waiting for players")
     expect(error).to_contain_text("Cancel")
+    refused = page.request.post("/api/matches", data={"game": "battle_runes"})
+    assert refused.status == 429 and refused.json()["error"]["code"] == "too_many_matches"
+    limit = (refused.json()["error"].get("params") or {}).get("limit")
+    if limit is not None:
+        expect(error).to_contain_text(f"{limit} matches waiting for players")
     assert re.search(r"/lobby$", page.url)
     shot(page, "lobby_too_many_matches")
     # cancelling one makes room (and clears the message)
@@ -168,9 +175,14 @@ def test_match_layout_on_a_phone_and_for_spectators(new_page):
     page = new_page(PHONE)
     w = watch(page)
     signup(page, unique_name("ned"))
-    r = page.request.post("/api/matches", data={
-        "game": "battle_runes", "options": {"turn_seconds": 120}, "computer": [{"seat": 1, "level": "random"}],
-    })
+    r = page.request.post(
+        "/api/matches",
+        data={
+            "game": "battle_runes",
+            "options": {"turn_seconds": 120},
+            "computer": [{"seat": 1, "level": "random"}],
+        },
+    )
     assert r.status == 201, r.text()
     match_id = r.json()["id"]
     page.goto(f"/matches/{match_id}")
@@ -184,7 +196,8 @@ def test_match_layout_on_a_phone_and_for_spectators(new_page):
     assert box(page, ".br-mine .rune")["y"] < PHONE["height"], "your runes start on the first screen"
     # the type labels are whole ("CONSTRUCTION", not "CONSTR…")
     cut = page.locator(".br-mine .rune-kind").evaluate_all(
-        "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)")
+        "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
+    )
     assert cut == []
     # the corner number is explained, on the card and once under the hands
     expect(page.locator("#order-legend")).to_be_visible()
@@ -215,3 +228,49 @@ def test_match_layout_on_a_phone_and_for_spectators(new_page):
     shot(viewer, "match_spectator_phone")
     assert not w.errors, w.errors
     assert not wv.errors, wv.errors
+
+
+def test_the_create_form_offers_players_seats_computers_and_rated(new_page):
+    """The form offers each game's player counts (min_players..max_players from the server); the
+    creator can sit at seat 2 with the computer at seat 1, and ask for a rated match, which the
+    lobby then marks "rated"."""
+    page = new_page()
+    w = watch(page)
+    name = unique_name("pia")
+    signup(page, name)
+    page.goto("/lobby")
+    games = page.evaluate("JSON.parse(document.getElementById('lobby-data').textContent).games")
+    for game in games:
+        page.select_option("#create-game", game["id"])
+        counts = list(range(game["min_players"], game["max_players"] + 1))
+        expect(page.locator("#create-players option")).to_have_count(len(counts))
+        values = page.locator("#create-players option").evaluate_all("(els) => els.map((e) => Number(e.value))")
+        assert values == counts, game["id"]
+        expect(page.locator("#create-seat option")).to_have_count(game["min_players"])
+        if len(counts) > 1:  # more players: more seats to choose from
+            page.select_option("#create-players", str(counts[-1]))
+            expect(page.locator("#create-seat option")).to_have_count(counts[-1])
+
+    page.select_option("#create-game", "battle_runes")
+    expect(page.locator("#players-label")).to_be_hidden()  # always 2 players
+    page.check('input[name="opponent"][value="custom"]')
+    expect(page.locator("#seat-choices")).to_be_visible()
+    page.select_option("#create-seat", "1")
+    expect(page.locator("#seat-choices select")).to_have_count(1)
+    page.select_option("#seat-kind-0", "random")
+    expect(page.locator('#create-turn option[value="0"]')).to_be_disabled()  # a computer seat needs a clock
+    page.check("#create-rated")
+    shot(page, "lobby_create_seats")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r".*/matches/\d+$"))
+    match_id = int(page.url.rsplit("/", 1)[1])
+    info = page.request.get(f"/api/matches/{match_id}").json()
+    seats = {s["seat"]: s for s in info["seats"]}
+    assert seats[0]["bot"] == "random" and not seats[0]["user"]
+    assert seats[1]["user"]["name"] == name
+    assert info["options"]["rated"] is True and info["origin"] == "rated"
+    expect(page.locator(".seat-card[data-seat='0'] .seat-name")).to_contain_text("Computer")
+    page.goto("/lobby")
+    item = page.locator(f'#my-matches li[data-match-id="{match_id}"]')
+    expect(item.get_by_test_id("rated")).to_have_text("rated")
+    assert not w.errors, w.errors

@@ -377,7 +377,7 @@ def test_quest_match_two_people_to_a_flag_capture(browser, server):
             if n == 12:
                 shot(bob, "sj_quest_midgame_phone")
 
-        snaps, seen = finish([alice, bob], [0, 1], choose, on_turn=on_turn)
+        _snaps, seen = finish([alice, bob], [0, 1], choose, on_turn=on_turn)
         for page in (alice, bob):
             expect(page.locator("#result")).to_be_visible()
             expect(page.locator("#result")).to_have_attribute("data-reason", "flag_captured")

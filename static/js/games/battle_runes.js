@@ -4,15 +4,12 @@
 // Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
 // describeEvent(event, entry, client), describeInput(entry, client).
 
-import { api, el } from "/static/js/api.js";
+import { el, loadGameData } from "/static/js/api.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
+import { knows, say } from "/static/js/messages.js";
 
 const PICK = 3;
 const KIND_LABEL = { build: "Construction", destroy: "Destruction", modifier: "Modifier" };
-const SHORT = {
-  FIRE: "Fire", WATER: "Water", ZERO: "Zero", DOUBLE_S: "×2 S", DOUBLE_R: "×2 R", DIFF_S: "Δ S",
-  DIFF_R: "Δ R", SWAP_SELF: "S ⇄ R", SWAP_OPP: "S ⇄ R opp", SWAP_S: "S ⇄ S", SWAP_R: "R ⇄ R", SWAP_ALL: "Total ⇄",
-};
 /** What the number in a rune's corner means: when it applies in the turn. */
 const ORDER_TEXT = {
   1: "construction", 2: "destruction", 3: "doubles", 4: "differences", 5: "own/opponent swaps", 6: "other swaps",
@@ -35,17 +32,19 @@ const REASONS = {
 };
 
 let catalog = null; // id -> {id, name, kind, order, text}
+let faces = {}; // id -> face ("S1+5", "×2 S"), derived on the server (app/web/games/battle_runes.py)
 const uiState = new WeakMap(); // root -> {selected: [], turn, lastShownTurn, hint}
 
 // ------------------------------------------------------------------ data
 
-/** Load the rune catalog once (card faces: name, kind, order, text). */
+/** Load the rune catalog and faces once, from the page's game-data (or /api/games/battle_runes). */
 export async function setup() {
   if (catalog) return;
   try {
-    const game = await api("GET", "/api/games/battle_runes");
+    const game = await loadGameData("battle_runes");
     const list = Array.isArray(game.catalog) ? game.catalog : (game.catalog && game.catalog.runes) || [];
     catalog = Object.fromEntries(list.map((r) => [r.id, r]));
+    faces = game.labels || {};
   } catch (err) {
     catalog = {};
   }
@@ -57,12 +56,22 @@ function rune(id) {
   return { id, name: id, kind, order: null, text: "" };
 }
 
-/** Short face label: "S1+5", "R1+S", "×2 S", "Fire". */
+/** Short face label ("S1+5", "R1+S", "×2 S", "Fire"), as the server derives it; the id if unknown. */
 export function shortLabel(id) {
-  if (SHORT[id]) return SHORT[id];
-  const m = /^([SR])(\d)(?:P(\d+|R|S))?$/.exec(id);
-  if (!m) return id;
-  return m[3] ? `${m[1]}${m[2]}+${m[3]}` : `${m[1]}${m[2]}`;
+  return faces[id] || id;
+}
+
+/** The words of one resolution step: the engine's {code, params} through static/js/messages.js
+ * (a `seat` param is named), or its `note` sentence from an engine that sends no code. */
+export function stepText(st, nm) {
+  if (st.code && knows(`br.step.${st.code}`)) {
+    const p = { ...(st.params || {}) };
+    if (p.seat !== undefined && p.seat !== null) p.who = nm[p.seat];
+    for (const key of ["what", "bonus_what", "source"]) if (p[key] !== undefined) p[key] = say(`br.what.${p[key]}`, {}, p[key]);
+    if (p.condition !== undefined) p.condition = say(`br.condition.${p.condition}`, {}, p.condition);
+    return say(`br.step.${st.code}`, p, st.note || st.code);
+  }
+  return (st.note || "").replace(/\bseat ([01])\b/g, (_, s) => nm[Number(s)]);
 }
 
 function sameSet(a, b) {
@@ -215,13 +224,12 @@ export function breakdown(res, nm, { turn = null } = {}) {
       ball("black", brr[seat], "base destruction (black ball)"),
       el("span", { class: "muted small", text: "base S / R" })));
 
-  const named = (note) => (note || "").replace(/\bseat ([01])\b/g, (_, s) => nm[Number(s)]);
   const stepRows = (res.steps || []).map((st, i) => el("tr", {},
     el("td", { class: "num", text: String(i + 1) }),
     el("td", {}, chip(st.rune)),
     el("td", { text: nm[st.seat] }),
     el("td", { class: "num", text: st.order === null || st.order === undefined ? "–" : String(st.order) }),
-    el("td", { class: "note", text: named(st.note) }),
+    el("td", { class: "note", text: stepText(st, nm) }),
     el("td", { class: "num", text: `${st.S[0]} : ${st.S[1]}` }),
     el("td", { class: "num", text: `${st.R[0]} : ${st.R[1]}` })));
   const steps = el("table", { class: "steps-table" },

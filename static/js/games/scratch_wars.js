@@ -7,6 +7,7 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { api, el } from "/static/js/api.js";
+import { errorText } from "/static/js/messages.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
@@ -52,7 +53,7 @@ async function loadDecks(client) {
     decksError = "";
   } catch (err) {
     decks = [];
-    decksError = err.message;
+    decksError = errorText(err);
   }
   decksLoading = false;
   if (client && client.render) client.render();

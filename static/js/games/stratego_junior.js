@@ -11,7 +11,8 @@
 // rows front row first, each from the owner's left to right, which is exactly how the owner's half
 // looks on the screen, so the placement editor does not need to know the colour.
 
-import { api, el } from "/static/js/api.js";
+import { api, el, loadGameData } from "/static/js/api.js";
+import { deckErrorText, errorText, say } from "/static/js/messages.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 
 export const GAME = "stratego_junior";
@@ -19,39 +20,24 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["red", "blue"];
 const COLOUR_NAMES = ["Red", "Blue"];
 
-export const NAMES = {
-  king: "King", princess: "Princess", knight: "Knight", unicorn: "Unicorn", dwarf: "Dwarf", wizard: "Wizard",
-  dragon: "Dragon", flag: "Flag", black_knight: "Black Knight", jester: "Jester",
-};
-
-/** One friendly line per castle (the rules page, the tray and the tooltips). */
-export const HELP = {
-  king: "Strength 6, the strongest, but the Wizard beats him.",
-  princess: "Strength 5.",
-  knight: "Strength 4.",
-  unicorn: "Strength 3.",
-  dwarf: "Strength 2. The only castle that beats a Dragon.",
-  wizard: "Strength 1. Loses to everyone, except that he beats the King.",
+/** What each castle does besides its strength (the rules page, the tray and the tooltips). The
+ * strengths, counts and which castles are big come from the server's catalog. */
+const NOTES = {
+  king: "The strongest, but the Wizard beats him.",
+  dwarf: "The only castle that beats a Dragon.",
+  wizard: "Loses to everyone, except that he beats the King.",
   dragon: "Never moves. Every attacker loses against it, except a Dwarf. Quest: it never falls.",
   flag: "Big castle. If it is found, you lose the game!",
   black_knight: "Big castle. Victory: he takes the attacker with him. Quest: all your taken castles come back.",
   jester: "Big castle. Just a joke: he leaves the game.",
 };
 
-/** The packaged pieces (pieces.yaml); replaced by /api/games/stratego_junior's catalog when loaded. */
-const FALLBACK = [
-  { id: "king", strength: 6, count: 1, big: false, movable: true },
-  { id: "princess", strength: 5, count: 1, big: false, movable: true },
-  { id: "knight", strength: 4, count: 3, big: false, movable: true },
-  { id: "unicorn", strength: 3, count: 4, big: false, movable: true },
-  { id: "dwarf", strength: 2, count: 4, big: false, movable: true, beats: ["dragon"] },
-  { id: "wizard", strength: 1, count: 1, big: false, movable: true, beats: ["king"] },
-  { id: "dragon", strength: null, count: 2, big: false, movable: false },
-  { id: "flag", strength: null, count: 1, big: true, movable: false },
-  { id: "black_knight", strength: null, count: 1, big: true, movable: false },
-  { id: "jester", strength: null, count: 1, big: true, movable: false },
-];
-let pieces = FALLBACK;
+/** The castles ({id, strength, count, big, movable, beats}) and the board of the server's rules
+ * (app/games/stratego_junior: catalog() and geometry(), served in the page's game-data or by
+ * /api/games/stratego_junior), and the castle names derived there. Filled by loadCatalog(). */
+let pieces = [];
+let pieceNames = {};
+let boardGeometry = null;
 
 const REASONS = {
   flag_captured: "the flag was found",
@@ -63,17 +49,19 @@ const REASONS = {
 
 // ================================================================== data
 
-/** Load the castle catalog once (counts and strengths come from the server's pieces.yaml). */
+/** Load the castles and the board once (from the page's game-data, or /api/games/stratego_junior). */
 export async function loadCatalog() {
-  if (pieces !== FALLBACK) return pieces;
-  try {
-    const game = await api("GET", `/api/games/${GAME}`);
-    const list = game && game.catalog && game.catalog.pieces;
-    if (Array.isArray(list) && list.length) pieces = list;
-  } catch (err) {
-    // keep the packaged defaults
-  }
+  if (boardGeometry) return pieces;
+  const game = await loadGameData(GAME);
+  pieces = (game.catalog && game.catalog.pieces) || [];
+  pieceNames = game.labels || {};
+  boardGeometry = game.geometry || null;
   return pieces;
+}
+
+/** The board of the server's rules ({rows, columns, middle_rows, formation_rows, back_rows, towers}). */
+export function geometry() {
+  return boardGeometry;
 }
 
 /** The stylesheet, for pages that did not link it (the match and replay pages do). */
@@ -88,16 +76,22 @@ export async function setup() {
 }
 
 function info(id) {
-  return pieces.find((p) => p.id === id) || FALLBACK.find((p) => p.id === id) || { id, strength: null, big: false };
+  return pieces.find((p) => p.id === id) || { id, strength: null, big: false };
 }
 
 export function pieceName(id) {
-  return NAMES[id] || String(id || "castle").replace(/_/g, " ");
+  return pieceNames[id] || String(id || "castle").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
 function strength(id) {
   const s = info(id).strength;
   return s === null || s === undefined ? null : s;
+}
+
+/** "Strength 4. Beats ..." : one friendly line about a castle (its strength from the catalog). */
+export function helpText(id) {
+  const s = strength(id);
+  return [s === null ? "" : `Strength ${s}.`, NOTES[id] || ""].filter(Boolean).join(" ");
 }
 
 /** "Knight (4)" / "Dragon". */
@@ -121,6 +115,21 @@ export function sidePieces() {
     else if (p.count) small[p.id] = p.count;
   }
   return { small, big };
+}
+
+/** "Put the Flag, the Black Knight and the Jester in your 3 towers, and the 16 small castles on
+ * your squares. Red starts.", counted from the catalog. */
+function placeHint() {
+  const { small, big } = sidePieces();
+  const bigNames = big.map((id) => `the ${pieceName(id)}`);
+  const list = bigNames.length > 1 ? `${bigNames.slice(0, -1).join(", ")} and ${bigNames[bigNames.length - 1]}` : bigNames.join("");
+  const smallCount = Object.values(small).reduce((n, c) => n + c, 0);
+  return `Put ${list} in your ${shape().towers} towers, and the ${smallCount} small castles on your squares. Red starts.`;
+}
+
+/** How many castles one side places (small and big). */
+export function castleCount() {
+  return pieces.reduce((n, p) => n + (p.big ? 1 : p.count || 0), 0);
 }
 
 // ================================================================== pictures
@@ -246,7 +255,7 @@ export function castleTile(piece, opts = {}) {
   const s = piece ? strength(piece) : null;
   let title = opts.title;
   if (!title) {
-    title = piece ? `${COLOUR_NAMES[owner]} ${label(piece)}: ${HELP[piece] || ""}` : `${COLOUR_NAMES[owner]} castle (hidden)`;
+    title = piece ? `${COLOUR_NAMES[owner]} ${label(piece)}: ${helpText(piece)}` : `${COLOUR_NAMES[owner]} castle (hidden)`;
     if (opts.seen) title += " You saw it when it was revealed.";
     if (opts.known) title += " Your opponent has seen this one.";
     if (opts.moved && !piece) title += " It has moved, so it is not a dragon.";
@@ -264,15 +273,12 @@ export function castleTile(piece, opts = {}) {
 
 // ================================================================== the board
 
-/** The packaged board (pieces.yaml); a match's view carries its own ``geometry``. */
-export const DEFAULT_GEOMETRY = {
-  rows: 9, columns: 4, middle_rows: [4], lakes: [], formation_rows: [[5, 6, 7, 8], [3, 2, 1, 0]], back_rows: [8, 0], towers: 3,
-};
-
-/** {rows, columns, depth (formation rows per side), towers, middle: Set of rows} of a geometry. */
+/** {rows, columns, depth (formation rows per side), towers, middle: Set of rows} of a geometry
+ * (a match view's ``geometry``, else the server's board loaded by loadCatalog()). */
 export function shape(geo) {
-  const g = geo || DEFAULT_GEOMETRY;
-  const depth = (g.formation_rows && g.formation_rows[0] ? g.formation_rows[0].length : 4);
+  const g = geo || boardGeometry;
+  if (!g) throw new Error("the board's geometry is not loaded: await setup() first");
+  const depth = g.formation_rows[0].length;
   return { rows: g.rows, columns: g.columns, depth, towers: g.towers, middle: new Set(g.middle_rows || []), lakes: g.lakes || [] };
 }
 
@@ -282,12 +288,12 @@ function range(n) {
 
 /**
  * The board grid, in screen coordinates: display rows from the top, columns from the left (by
- * default 9 x 4); the top and bottom tower walls hold the tower slots (3).
+ * the server's geometry); the top and bottom tower walls hold the tower slots.
  *
  * @param {object} o
  * @param {function(number, number): object} o.cell  (drow, dcol) -> {content, cls: [], data: {}, onClick, drop}
  * @param {function(string, number): object} o.tower  ("top" | "bottom", position) -> same shape
- * @param {object} [o.geo]  the view's geometry (DEFAULT_GEOMETRY)
+ * @param {object} [o.geo]  the view's geometry (default: the server's board)
  * @param {boolean} [o.ownHalf]  draw only the last middle row and the bottom side (the setups page)
  * @param {string} [o.topLabel] [o.bottomLabel]  captions of the walls
  */
@@ -371,7 +377,7 @@ function toBoard(dr, dc, bottom, g) {
 
 // ================================================================== the placement editor
 
-/** An empty placement: {towers: [3], rows: [[4] x 4]} of piece ids or null (by default). */
+/** An empty placement: {towers: [towers], rows: [[columns] x depth]} of piece ids or null. */
 export function emptyDraft(geo) {
   const g = shape(geo);
   return { towers: range(g.towers).map(() => null), rows: range(g.depth).map(() => range(g.columns).map(() => null)) };
@@ -498,7 +504,7 @@ function trayView(st, redraw, { disabled = false } = {}) {
     const button = el("button", {
       type: "button", class: `sj-tray-item${selected ? " selected" : ""}${isBig(id) ? " sj-tray-big" : ""}`,
       dataset: { trayPiece: id }, "aria-pressed": selected ? "true" : "false", disabled,
-      title: `${label(id)}: ${HELP[id] || ""}`, draggable: disabled ? null : "true",
+      title: `${label(id)}: ${helpText(id)}`, draggable: disabled ? null : "true",
     }, castleTile(id, { owner: st.colour ?? 0, big: isBig(id), title: label(id) }),
     el("span", { class: "sj-tray-name", text: pieceName(id) }),
     left[id] > 1 ? el("span", { class: "sj-tray-count", text: `×${left[id]}` }) : null);
@@ -621,7 +627,7 @@ export async function loadDecks(st, redraw) {
     st.decksError = "";
   } catch (err) {
     st.decks = [];
-    st.decksError = err.status === 401 ? "Log in to use saved setups." : err.message;
+    st.decksError = err.status === 401 ? say("deck.login_first", { items: "setups" }) : errorText(err);
   }
   st.decksLoading = false;
   redraw();
@@ -668,7 +674,7 @@ function saveControl(st, redraw, disabled) {
       st.saveOk = true;
       st.decks = [...(st.decks || []), deck].sort((x, y) => x.name.localeCompare(y.name));
     } catch (err) {
-      st.saveMsg = err.code === "name_taken" ? `You already have a setup called “${name}”: choose another name.` : err.message;
+      st.saveMsg = deckErrorText(err, { item: "setup", name });
       st.saveOk = false;
     }
     redraw();
@@ -685,7 +691,7 @@ const uiState = new WeakMap();
 function stateFor(root) {
   let st = uiState.get(root);
   if (!st) {
-    st = { draft: emptyDraft(), sel: null, hint: "", pick: null, animated: 0, turnKey: null };
+    st = { draft: null, sel: null, hint: "", pick: null, animated: 0, turnKey: null }; // draft: set by renderSetup
     uiState.set(root, st);
   }
   return st;
@@ -798,8 +804,9 @@ function renderSetup(st, snapshot, view, seat, nm, client, redraw) {
   const player = seat !== null;
   const opp = player ? 1 - seat : 1;
   st.colour = player ? seat : 0;
-  if (JSON.stringify(st.geo || DEFAULT_GEOMETRY) !== JSON.stringify(view.geometry || DEFAULT_GEOMETRY)) {
-    st.geo = view.geometry;
+  const viewGeo = view.geometry || boardGeometry;
+  if (!st.geo || JSON.stringify(st.geo) !== JSON.stringify(viewGeo)) {
+    st.geo = viewGeo;
     st.draft = emptyDraft(st.geo);
   }
   const head = el("div", { class: "sj-head" }, variantBadge(view), youAre(seat));
@@ -834,7 +841,7 @@ function renderSetup(st, snapshot, view, seat, nm, client, redraw) {
 
   status.dataset.state = "setup";
   status.append(el("strong", { text: "Place your castles. " }),
-    "Put the Flag, the Black Knight and the Jester in your three towers, and the 16 small castles on your squares. Red starts.");
+    placeHint());
   const complete = isComplete(st.draft);
   const confirm = el("button", {
     type: "button", class: "btn btn-big btn-confirm", id: "sj-confirm", disabled: !(complete && legal.length && !pending),

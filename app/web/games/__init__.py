@@ -1,0 +1,162 @@
+"""Per-game web parts: what each game's pages load and show, declared in one place per game.
+
+A game with pages of its own has a module ``app/web/games/<game>.py`` that defines ``WEB``, a
+:class:`GameWeb`: its ES module for the match and replay pages, its stylesheets, its rules page
+template, its deck editor, its extra pages (a card gallery), its home-page summary, the options
+the lobby offers, and how the labels of its pieces or cards are derived from its catalog. The
+modules are found the way the engines are (every module of this package is imported once);
+:func:`web_parts` gives the declared parts of a game, or the generic ones (the generic ES module
+and rules page) for a game that has none, so a newly registered engine gets pages at once.
+
+:func:`game_data` is the JSON the pages embed (``<script id="game-data">``): the catalog, the
+board geometry and the labels come from the server, never from a copy in JavaScript.
+
+Modules here may import ``app.games``, ``app.web.pages`` and this package, never ``app.web.routes``
+(which imports them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.games.core import BadOptions, all_games, get_rules
+
+GENERIC_MODULE = "/static/js/games/generic.js"
+GENERIC_RULES = "games/generic.html"
+
+#: catalog (as ``Rules.catalog()`` gives it) -> item id -> short label
+LabelsFn = Callable[[Mapping[str, Any]], Mapping[str, str]]
+#: the game's default rules -> extra context of its rules page
+RulesContextFn = Callable[[Any], Mapping[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link a game adds to its home-page card: ``text``, ``href``, HTML ``id`` (may be empty)."""
+
+    text: str
+    href: str
+    id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEditor:
+    """A game's saved-deck editor at ``/decks/<game>``.
+
+    :param title: the page's title (``"Stratego Junior setups"``).
+    :param item: what one deck is called there (``"setup"``, ``"loadout"``).
+    :param template: the page's Jinja2 template (it loads the editor's script).
+    """
+
+    title: str
+    item: str
+    template: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameWeb:
+    """The web parts of one game. Every field but ``game`` has a generic default.
+
+    :param game: the game id (``Rules.name``).
+    :param module: URL of the ES module drawing a snapshot (match and replay pages).
+    :param css: URLs of extra stylesheets of the game's pages.
+    :param rules_template: the template of ``/games/<game>``.
+    :param deck_editor: the ``/decks/<game>`` editor, or ``None``.
+    :param router: extra pages of the game (e.g. a card gallery), or ``None``.
+    :param links: extra links on the game's home-page card (gallery, decks).
+    :param summary: one paragraph for the home page ("" for none).
+    :param lobby_options: game option key -> how the lobby's form offers it:
+        ``{"label", "type": "number" | "select" | "checkbox", "min"?, "choices"?: [[value, text]],
+        "show_if"?: {other key: value}}``; only options the game has are shown.
+    :param option_tags: game option key -> how a match list shows its value (when it differs
+        from the default, or always with ``"always": true``), in this order: a template
+        ``"first to {value}"``, or ``{"values": {str(value): text}, "else"?: template, "always"?:
+        bool}`` (``str(value)`` of a boolean is ``"true"``/``"false"``).
+    :param labels: derives the short label of each catalog item (piece names, rune faces).
+    :param rules_context: extra context of the rules page, from the game's rules.
+    """
+
+    game: str
+    module: str = GENERIC_MODULE
+    css: tuple[str, ...] = ()
+    rules_template: str = GENERIC_RULES
+    deck_editor: DeckEditor | None = None
+    router: APIRouter | None = None
+    links: tuple[Link, ...] = ()
+    summary: str = ""
+    lobby_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    option_tags: Mapping[str, str | Mapping[str, Any]] = field(default_factory=dict)
+    labels: LabelsFn | None = None
+    rules_context: RulesContextFn | None = None
+
+
+_PARTS: dict[str, GameWeb] = {}
+_loaded = False
+
+
+def _load() -> None:
+    """Import every module of this package once and collect its ``WEB``.
+
+    :raises ValueError: two modules declare the same game, or a module's ``WEB`` is no GameWeb.
+    """
+    global _loaded
+    if _loaded:
+        return
+    found: dict[str, GameWeb] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        web = getattr(module, "WEB", None)
+        if not isinstance(web, GameWeb):
+            raise ValueError(f"{module.__name__} must define WEB = GameWeb(...)")
+        if web.game in found:
+            raise ValueError(f"web parts of {web.game!r} declared twice")
+        found[web.game] = web
+    _PARTS.update(found)
+    _loaded = True
+
+
+def declared_parts() -> dict[str, GameWeb]:
+    """The games that declare web parts, by id (whether or not their engine is registered)."""
+    _load()
+    return dict(_PARTS)
+
+
+def web_parts(game: str) -> GameWeb:
+    """The web parts of ``game``: its declared ones, or the generic ones (never raises)."""
+    _load()
+    return _PARTS.get(game) or GameWeb(game)
+
+
+def game_title(game: str) -> str:
+    """The game's display title (``Rules.title``), or its id for an unknown game."""
+    rules = all_games().get(game)
+    return getattr(rules, "title", game) if rules is not None else game
+
+
+def game_data(game: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What a game's pages need from the server, as JSON.
+
+    ``{"id", "title", "catalog": {...}, "geometry": {...} (games with a board), "labels": {item
+    id: short label}}``. With a match's ``options``, the rules of its variant give them.
+
+    :raises KeyError: ``game`` is not registered.
+    """
+    rules = all_games()[game]
+    if options:
+        with contextlib.suppress(BadOptions):  # an unknown variant: the default rules
+            rules = get_rules(game, options)
+    catalog = rules.catalog() if callable(getattr(rules, "catalog", None)) else {}
+    data: dict[str, Any] = {"id": game, "title": getattr(rules, "title", game), "catalog": catalog}
+    geometry = getattr(rules, "geometry", None)
+    if callable(geometry):
+        data["geometry"] = geometry()
+    labels = web_parts(game).labels
+    data["labels"] = dict(labels(catalog)) if labels is not None else {}
+    return data
