@@ -21,10 +21,10 @@ import sys
 import time
 from typing import Any
 
-from bench.report import print_report, time_decisions
 from app.games.core import CHANCE, play_out
 from app.games.scratch_wars import ScratchWars
 from app.games.scratch_wars.bots import ExpectimaxBot, GreedyBot
+from bench.report import print_report, time_decisions
 
 DUELS_PER_SECOND_TARGET = 300.0
 BOT_MEAN_TARGET_MS = 100.0

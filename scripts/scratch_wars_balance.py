@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app.games.core import CHANCE  # noqa: E402
-from app.games.scratch_wars import ScratchWars  # noqa: E402
+from app.games.scratch_wars import Loadout, ScratchWars  # noqa: E402
 from app.games.scratch_wars.bots import ExpectimaxBot, GreedyBot  # noqa: E402
 from app.games.scratch_wars.data import BOOK, rarity_check  # noqa: E402
 from app.games.scratch_wars.state import State  # noqa: E402
@@ -104,7 +104,7 @@ def play_duel(rules: ScratchWars, heroes: Sequence[str], rng: random.Random, bot
     :returns: the final state.
     """
     state = rules.initial_state(2, rules.normalize_options({"level": level}))
-    state, _ = rules.apply(state, {s: ("loadout", heroes[s], rules.book.starter_loadout(heroes[s])) for s in (0, 1)})
+    state, _ = rules.apply(state, {s: Loadout(heroes[s], rules.book.starter_loadout(heroes[s])) for s in (0, 1)})
     while True:
         to_act = rules.to_act(state)
         if not to_act:

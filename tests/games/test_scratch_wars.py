@@ -21,11 +21,31 @@ from app.games.core import (
     play_out,
     submit,
 )
+from app.games.scratch_wars import EVENT_KINDS, ScratchWars, Slot
 from app.games.scratch_wars import RULES as SHIPPED
-from app.games.scratch_wars import ScratchWars, Slot
 from app.games.scratch_wars import effects as fx
+from app.games.scratch_wars.actions import (
+    AddCombo,
+    Cancel,
+    Detonate,
+    DrawnLoadouts,
+    EndTurn,
+    KeepCombos,
+    Loadout,
+    RandomLoadout,
+    Repair,
+    Segment,
+    Skip,
+    SpendShield,
+    SpinWeapon,
+    Starter,
+    StartSpin,
+    StartWeapon,
+    TakeHit,
+    Target,
+    Use,
+)
 from app.games.scratch_wars.data import BOOK, COMBO, PERMANENT_ATTACK, SHIELD, book_from
-from app.games.scratch_wars.engine import EVENT_KINDS
 from app.games.scratch_wars.state import (
     BROKEN,
     DECIDE,
@@ -39,21 +59,24 @@ from app.games.scratch_wars.state import (
     START_SPIN,
     START_WEAPON,
     TARGET,
+    evolve,
 )
 from tests.games.test_scratch_wars_golden import (
+    BW,
     FIXTURE_SET,
-    LOADOUT as FIX_LOADOUT,
     RULES,
     SW,
     WD,
     A,
     B,
-    BW,
     act,
     lives,
     position,
     segment,
     spin,
+)
+from tests.games.test_scratch_wars_golden import (
+    LOADOUT as FIX_LOADOUT,
 )
 
 OPTION_SETS = [
@@ -108,7 +131,7 @@ def test_two_players_only():
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: json.dumps(o))
 @pytest.mark.parametrize("seed", range(6))
 def test_random_games_end_at_every_level(options, seed):
-    state, log = play_out(SHIPPED, 2, options, rng=random.Random(seed), max_steps=20_000)
+    state, _log = play_out(SHIPPED, 2, options, rng=random.Random(seed), max_steps=20_000)
     outcome = SHIPPED.outcome(state)
     assert outcome is not None and state.phase == OVER
     if options["level"] == 1:
@@ -125,8 +148,8 @@ def test_loadout_phase_is_simultaneous_with_representative_choices():
     state = SHIPPED.initial_state(2, {})
     assert state.phase == LOADOUT and SHIPPED.to_act(state) == {0, 1}
     legal = SHIPPED.legal_actions(state, 0)
-    assert legal[0] == ("random_loadout",)
-    assert {a[1] for a in legal[1:]} == set(BOOK.hero_codes)  # every hero with its suggested weapons
+    assert legal[0] == RandomLoadout()
+    assert {a.hero for a in legal[1:] if isinstance(a, Loadout)} == set(BOOK.hero_codes)  # every hero with its suggested weapons
     for action in legal:
         assert SHIPPED.decode_action(json.loads(json.dumps(SHIPPED.encode_action(action)))) == action
 
@@ -136,18 +159,18 @@ def test_any_valid_loadout_is_legal_not_only_the_listed_ones():
     hero = BOOK.hero_codes[0]
     w = BOOK.weapon_codes
     for weapons in [(w[0],), (w[3], w[9], w[27]), tuple(w[10:15])]:
-        assert ("loadout", hero, weapons) not in SHIPPED.legal_actions(state, 0)
-        assert SHIPPED.is_legal(state, 0, ("loadout", hero, weapons))
-    for bad in [("loadout", hero, ()), ("loadout", hero, tuple(w[:6])), ("loadout", "NOPE", (w[0],)),
-                ("loadout", hero, ("NOPE",)), ("loadout", hero, (w[0], w[0])), ("spin", 0)]:
+        assert Loadout(hero, weapons) not in SHIPPED.legal_actions(state, 0)
+        assert SHIPPED.is_legal(state, 0, Loadout(hero, weapons))
+    for bad in [Loadout(hero, ()), Loadout(hero, tuple(w[:6])), Loadout("NOPE", (w[0],)),
+                Loadout(hero, ("NOPE",)), Loadout(hero, (w[0], w[0])), SpinWeapon(0)]:
         assert not SHIPPED.is_legal(state, 0, bad)
 
 
 def test_level_1_allows_the_same_weapon_twice():
     state = SHIPPED.initial_state(2, {"level": 1})
     hero, w = BOOK.hero_codes[0], BOOK.weapon_codes[0]
-    assert SHIPPED.is_legal(state, 0, ("loadout", hero, (w, w)))
-    state, _ = SHIPPED.apply(state, {0: ("loadout", hero, (w, w)), 1: ("loadout", hero, (w,))})
+    assert SHIPPED.is_legal(state, 0, Loadout(hero, (w, w)))
+    state, _ = SHIPPED.apply(state, {0: Loadout(hero, (w, w)), 1: Loadout(hero, (w,))})
     assert [s.weapon for s in state.seats[0].slots] == [w, w]
 
 
@@ -176,12 +199,12 @@ def test_validate_deck_normal_form():
 def test_illegal_loadout_is_refused_by_apply():
     state = SHIPPED.initial_state(2, {})
     with pytest.raises(IllegalAction):
-        SHIPPED.apply(state, {0: ("loadout", "BRAM", ()), 1: ("random_loadout",)})
+        SHIPPED.apply(state, {0: Loadout("BRAM", ()), 1: RandomLoadout()})
 
 
 def test_loadouts_stay_hidden_until_both_chose():
     state = SHIPPED.initial_state(2, {})
-    choice = ("loadout", "MORA", ("ORCL", "STAR"))
+    choice = Loadout("MORA", ("ORCL", "STAR"))
     assert SHIPPED.action_visible_to(state, 0, choice) == {0}
     step = submit(SHIPPED, state, {}, 0, choice)
     assert not step.applied and step.state is state
@@ -192,7 +215,7 @@ def test_loadouts_stay_hidden_until_both_chose():
     assert SHIPPED.secrets(step.state, 1) == []  # the choice is in the driver's pending, not the state
     with pytest.raises(NotYourTurn):
         submit(SHIPPED, step.state, step.pending, 0, choice)
-    done = submit(SHIPPED, step.state, step.pending, 1, ("loadout", "GORM", ("THND",)))
+    done = submit(SHIPPED, step.state, step.pending, 1, Loadout("GORM", ("THND",)))
     assert done.applied
     revealed = [e for e in done.events if e.kind == "loadouts_revealed"]
     assert revealed[0].data["heroes"] == ["MORA", "GORM"] and revealed[0].visible_to is None
@@ -200,13 +223,13 @@ def test_loadouts_stay_hidden_until_both_chose():
 
 def test_quick_random_loadout_is_drawn_by_public_chance():
     state = SHIPPED.initial_state(2, {})
-    state, _ = SHIPPED.apply(state, {0: ("random_loadout",), 1: ("loadout", "GORM", ("THND", "GLAC"))})
+    state, _ = SHIPPED.apply(state, {0: RandomLoadout(), 1: Loadout("GORM", ("THND", "GLAC"))})
     assert state.phase == DRAW_LOADOUTS and SHIPPED.to_act(state) == {CHANCE}
     draw = SHIPPED.sample_chance(state, random.Random(4))
-    assert draw[0] == "loadouts" and [d[0] for d in draw[1]] == [0]
+    assert isinstance(draw, DrawnLoadouts) and [seat for seat, _ in draw.loadouts] == [0]
     assert SHIPPED.action_visible_to(state, CHANCE, draw) is None
     state, events = SHIPPED.apply(state, {CHANCE: draw})
-    hero, weapons = draw[1][0][1], draw[1][0][2]
+    hero, weapons = draw.loadouts[0][1].hero, draw.loadouts[0][1].weapons
     assert SHIPPED.validate_deck({"hero": hero, "weapons": list(weapons)})
     assert len(weapons) == 5
     own = [w for w in weapons if BOOK.weapons[w].type in BOOK.heroes[hero].weapon_types]
@@ -225,9 +248,9 @@ def test_random_loadouts_option_skips_the_loadout_phase():
 def test_chance_outcome_must_fit():
     state = SHIPPED.initial_state(2, {"random_loadouts": True})
     with pytest.raises(IllegalAction):
-        SHIPPED.apply(state, {CHANCE: ("loadouts", ((0, "BRAM", ("IRON", "IRON")), (1, "BRAM", ("IRON",))))})
+        SHIPPED.apply(state, {CHANCE: DrawnLoadouts(((0, Loadout("BRAM", ("IRON", "IRON"))), (1, Loadout("BRAM", ("IRON",)))))})
     with pytest.raises(IllegalAction):
-        SHIPPED.apply(state, {CHANCE: ("segment", 3)})
+        SHIPPED.apply(state, {CHANCE: Segment(3)})
     with pytest.raises(IllegalAction):
         SHIPPED.sample_chance(SHIPPED.initial_state(2, {}), random.Random(0))
 
@@ -237,31 +260,31 @@ def test_chance_outcome_must_fit():
 
 def _to_start(heroes=("H", "H"), weapons=(FIX_LOADOUT, FIX_LOADOUT), level=3):
     state = RULES.initial_state(2, {"level": level})
-    return RULES.apply(state, {0: ("loadout", heroes[0], weapons[0]), 1: ("loadout", heroes[1], weapons[1])})[0]
+    return RULES.apply(state, {0: Loadout(heroes[0], weapons[0]), 1: Loadout(heroes[1], weapons[1])})[0]
 
 
 def test_start_weapons_are_chosen_by_seats_with_a_choice():
     state = _to_start(weapons=(FIX_LOADOUT, ("WD",)))
     assert state.phase == START_WEAPON and RULES.to_act(state) == {0}
-    assert RULES.legal_actions(state, 0) == (("start_weapon", 0), ("start_weapon", 1), ("start_weapon", 2))
-    assert RULES.action_visible_to(state, 0, ("start_weapon", 1)) is None  # nobody else is choosing
-    state, events = RULES.apply(state, {0: ("start_weapon", BW)})
+    assert RULES.legal_actions(state, 0) == (StartWeapon(0), StartWeapon(1), StartWeapon(2))
+    assert RULES.action_visible_to(state, 0, StartWeapon(1)) is None  # nobody else is choosing
+    state, events = RULES.apply(state, {0: StartWeapon(BW)})
     assert state.phase == START_SPIN and state.start == (BW, 0, -1, -1)
     assert [e.data["weapons"] for e in events if e.kind == "start_weapons"] == [["BW", "WD"]]
     both = _to_start()
-    assert RULES.action_visible_to(both, 1, ("start_weapon", 0)) == {1}  # simultaneous: hidden
+    assert RULES.action_visible_to(both, 1, StartWeapon(0)) == {1}  # simultaneous: hidden
 
 
 def test_start_spin_tie_spins_again_and_the_winner_may_let_the_other_start():
     state = _to_start(weapons=(("SW",), ("WD",)))
     assert state.phase == START_SPIN  # nobody has a choice of weapon
-    tie = ("start_spin", segment("heal", 3, "red"), segment("attack_hero", 3, "green"))
+    tie = StartSpin(segment("heal", 3, "red"), segment("attack_hero", 3, "green"))
     state, events = RULES.apply(state, {CHANCE: tie})
     assert state.phase == START_SPIN and [e.data["winner"] for e in events if e.kind == "start_spin"] == [None]
-    state, _ = RULES.apply(state, {CHANCE: ("start_spin", segment("combo", 1, "red"), segment("shield", 4, "red"))})
+    state, _ = RULES.apply(state, {CHANCE: StartSpin(segment("combo", 1, "red"), segment("shield", 4, "red"))})
     assert state.phase == START_CHOICE and RULES.to_act(state) == {B}
     assert RULES.observe(state, None)["start"]["winner"] == B
-    state, _ = act(state, ("starter", A), B)  # B lets A start
+    state, _ = act(state, Starter(A), B)  # B lets A start
     assert state.starter == A and state.active == A and lives(state) == (28, 30)
     assert RULES.observe(state, None)["start"]["winner"] == B
 
@@ -287,8 +310,8 @@ def test_level_2a_every_effect_attacks_and_icon_bonuses_still_match():
     state = RULES.position(("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=2,
                            options={"level": 2, "effects": "every_effect_attacks"})
     state, _ = spin(state, SW, "heal", 3, "green")
-    assert RULES.legal_actions(state, A) == (("use", 1), ("skip",))
-    state, _ = act(state, ("use", 1))
+    assert RULES.legal_actions(state, A) == (Use(1), Skip())
+    state, _ = act(state, Use(1))
     assert lives(state) == (30, 28)
 
 
@@ -296,13 +319,13 @@ def test_level_2a_blessing_applies_to_every_icon():
     state = RULES.position(("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=2,
                            options={"level": 2, "effects": "every_effect_attacks"})
     state, _ = spin(state, SW, "combo", 2, "green")
-    assert set(RULES.legal_actions(state, A)) == {("use", -1), ("use", 0), ("skip",)}
+    assert set(RULES.legal_actions(state, A)) == {Use(-1), Use(0), Skip()}
 
 
 def test_level_2_has_no_energy_costs():
     state = position(level=2)
     assert state.seats[A].energy == 0
-    state, events = act(state, ("spin", SW))
+    state, events = act(state, SpinWeapon(SW))
     assert [e.data["cost"] for e in events if e.kind == "spin_started"] == [0]
 
 
@@ -310,14 +333,14 @@ def test_one_bonus_per_spin_the_player_picks():
     # AMBIGUITY 12: at noon an attack may take the blessing; a heal must take heal -1 (case 7)
     state = position(level=3, round=2, energy=(12, 0))
     state, _ = spin(state, SW, "universal_attack", 2, "green")
-    assert set(RULES.legal_actions(state, A)) == {("use", -1), ("use", 0), ("skip",)}
+    assert set(RULES.legal_actions(state, A)) == {Use(-1), Use(0), Skip()}
 
 
 def test_a_value_never_goes_below_zero():
     # AMBIGUITY 11: heal 0 at noon with heal -1 -> 0
     state = position(level=3, round=2, lives=(20, 30), energy=(12, 0))
     state, _ = spin(state, SW, "heal", 0, "green")
-    state, events = act(state, ("use", 1))
+    state, events = act(state, Use(1))
     assert lives(state) == (20, 30)
     assert [e.data["value"] for e in events if e.kind == "effect_used"] == [0]
 
@@ -326,7 +349,7 @@ def test_orange_use_ends_the_turn_but_end_of_turn_effects_still_happen():
     slots = (Slot("SW"), Slot("BW", READY, PERMANENT_ATTACK, 2), Slot("WD"))
     state = position(level=3, energy=(12, 0), slots=(slots, None))
     state, _ = spin(state, SW, "attack_hero", 1, "orange")
-    state, events = act(state, ("use", -1))
+    state, events = act(state, Use(-1))
     assert lives(state) == (30, 27)  # 1 + the permanent attack's 2
     assert [e.data["reason"] for e in events if e.kind == "main_phase_ended"] == ["field"]
     assert state.active == B
@@ -341,13 +364,13 @@ def test_a_red_field_ends_the_turn_at_level_1():
 def test_end_turn_is_always_there_and_a_broken_weapon_can_only_be_repaired():
     slots = (Slot("SW", BROKEN), Slot("BW", READY, SHIELD, 2), Slot("WD"))
     state = position(level=3, energy=(12, 0), slots=(slots, None))
-    assert RULES.legal_actions(state, A) == (("repair", SW), ("cancel", BW), ("spin", WD), ("end_turn",))
+    assert RULES.legal_actions(state, A) == (Repair(SW), Cancel(BW), SpinWeapon(WD), EndTurn())
 
 
 def test_no_actions_means_only_cancel_or_end():
     slots = (Slot("SW"), Slot("BW", READY, SHIELD, 2), Slot("WD"))
     state = position(level=3, energy=(12, 0), actions=0, slots=(slots, None))
-    assert RULES.legal_actions(state, A) == (("cancel", BW), ("end_turn",))
+    assert RULES.legal_actions(state, A) == (Cancel(BW), EndTurn())
 
 
 def test_out_of_energy_counts_only_spinnable_and_repairable_weapons():
@@ -355,7 +378,7 @@ def test_out_of_energy_counts_only_spinnable_and_repairable_weapons():
     slots = (Slot("SW"), Slot("BW"), Slot("WD", READY, SHIELD, 1))
     state = position(level=3, energy=(5, 0), slots=(slots, None))
     state, _ = spin(state, SW, "attack_hero", 1, "green")
-    state, events = act(state, ("use", -1))
+    state, events = act(state, Use(-1))
     assert state.active == B
     assert [e.data["reason"] for e in events if e.kind == "main_phase_ended"] == ["energy"]
 
@@ -363,7 +386,7 @@ def test_out_of_energy_counts_only_spinnable_and_repairable_weapons():
 def test_cancelling_is_free_and_never_ends_the_turn():
     slots = (Slot("SW"), Slot("BW"), Slot("WD", READY, SHIELD, 1))
     state = position(level=3, energy=(0, 0), slots=(slots, None))
-    state, events = act(state, ("cancel", WD))
+    state, events = act(state, Cancel(WD))
     assert state.phase == MAIN and state.active == A and state.actions == 4
     assert [e.data["by"] for e in events if e.kind == "effect_cancelled"] == ["owner"]
 
@@ -379,18 +402,18 @@ def test_a_broken_or_repairing_weapon_is_no_target_and_a_held_weapon_only_throug
     b_slots = (Slot("SW", BROKEN), Slot("BW", READY, COMBO, 2), Slot("WD"))
     state = position(level=3, energy=(12, 0), slots=(None, b_slots))
     state, _ = spin(state, SW, "attack_weapon", 6, "green")
-    state, _ = act(state, ("use", -1))
-    assert set(RULES.legal_actions(state, A)) == {("target", "effect", BW), ("target", "weapon", WD)}
+    state, _ = act(state, Use(-1))
+    assert set(RULES.legal_actions(state, A)) == {Target("effect", BW), Target("weapon", WD)}
 
 
 def test_a_shield_cannot_protect_itself():
     b_slots = (Slot("SW"), Slot("BW", READY, SHIELD, 3), Slot("WD", READY, SHIELD, 1))
     state = position(level=3, energy=(12, 0), slots=(None, b_slots))
     state, _ = spin(state, SW, "universal_attack", 3, "green")
-    state, _ = act(state, ("use", -1))
-    state, _ = act(state, ("target", "effect", BW))
-    assert RULES.legal_actions(state, B) == (("shield", WD), ("take_hit",))
-    state, events = act(state, ("take_hit",))
+    state, _ = act(state, Use(-1))
+    state, _ = act(state, Target("effect", BW))
+    assert RULES.legal_actions(state, B) == (SpendShield(WD), TakeHit())
+    state, _events = act(state, TakeHit())
     assert state.seats[B].slots[BW].held == NO_EFFECT and state.seats[B].slots[WD].held == SHIELD
 
 
@@ -398,7 +421,7 @@ def test_shields_are_not_offered_against_a_zero_attack():
     b_slots = (Slot("SW"), Slot("BW", READY, SHIELD, 3), Slot("WD"))
     state = position(level=3, round=2, energy=(12, 0), slots=(None, b_slots))
     state, _ = spin(state, SW, "heal", 1, "green")  # noon: heal -1 -> 0; not an attack anyway
-    state, _ = act(state, ("use", 1))
+    state, _ = act(state, Use(1))
     assert RULES.to_act(state) == {A}
 
 
@@ -406,9 +429,9 @@ def test_permanent_attacks_fire_in_loadout_order_and_each_may_be_shielded():
     a_slots = (Slot("SW", READY, PERMANENT_ATTACK, 2), Slot("BW", READY, PERMANENT_ATTACK, 3), Slot("WD"))
     b_slots = (Slot("SW"), Slot("BW", READY, SHIELD, 2), Slot("WD"))
     state = position(level=3, slots=(a_slots, b_slots))
-    state, events = act(state, ("end_turn",))
+    state, events = act(state, EndTurn())
     assert RULES.to_act(state) == {B} and state.attack.origin == SW and state.attack.value == 2
-    state, events = act(state, ("shield", BW))
+    state, events = act(state, SpendShield(BW))
     assert lives(state) == (30, 27)  # 2 - 2 = 0, then 3
     assert [e.data["value"] for e in events if e.kind == "attack_resolved"] == [0, 3]
     assert state.active == B
@@ -417,19 +440,19 @@ def test_permanent_attacks_fire_in_loadout_order_and_each_may_be_shielded():
 def test_combo_step_choices():
     held = (Slot("SW", READY, COMBO, 3), Slot("BW", READY, COMBO, 4), Slot("WD"))
     state = position(level=3, round=4, slots=(held, None))  # night: detonator +1
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert state.phase == "combo"
-    assert RULES.legal_actions(state, A) == (("combo", SW), ("combo", BW), ("keep_combos",))
-    state, _ = act(state, ("combo", BW))
-    assert RULES.legal_actions(state, A) == (("combo", SW), ("detonate", 0), ("keep_combos",))
-    state, _ = act(state, ("combo", SW))
-    assert RULES.legal_actions(state, A) == (("detonate", -1), ("detonate", 0), ("keep_combos",))
-    kept, events = act(state, ("keep_combos",))
+    assert RULES.legal_actions(state, A) == (AddCombo(SW), AddCombo(BW), KeepCombos())
+    state, _ = act(state, AddCombo(BW))
+    assert RULES.legal_actions(state, A) == (AddCombo(SW), Detonate(0), KeepCombos())
+    state, _ = act(state, AddCombo(SW))
+    assert RULES.legal_actions(state, A) == (Detonate(-1), Detonate(0), KeepCombos())
+    kept, events = act(state, KeepCombos())
     assert kept.active == B and [s.held for s in kept.seats[A].slots] == [COMBO, COMBO, NO_EFFECT]
     assert [e.data["slots"] for e in events if e.kind == "combos_kept"] == [[SW, BW]]
-    state, _ = act(state, ("detonate", 0))
+    state, _ = act(state, Detonate(0))
     assert state.phase == TARGET and state.attack.value == 8
-    state, _ = act(state, ("target", "weapon", SW))
+    state, _ = act(state, Target("weapon", SW))
     assert state.seats[B].slots[SW].status == BROKEN and state.active == B
 
 
@@ -445,14 +468,14 @@ def test_negative_combo_bonus_is_mandatory_and_a_negative_detonator_applies_when
     rules = _negative_fixture()
     held = (Slot("SW", READY, COMBO, 3), Slot("BW", READY, COMBO, 1), Slot("WD"))
     state = rules.position(("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=4, slots=(held, None))
-    state, _ = rules.apply(state, {A: ("end_turn",)})
-    state, _ = rules.apply(state, {A: ("combo", SW)})
-    assert [a for a in rules.legal_actions(state, A) if a[0] == "detonate"] == [("detonate", 1)]  # the detonator
-    single, events = rules.apply(state, {A: ("detonate", 1)})
+    state, _ = rules.apply(state, {A: EndTurn()})
+    state, _ = rules.apply(state, {A: AddCombo(SW)})
+    assert [a for a in rules.legal_actions(state, A) if isinstance(a, Detonate)] == [Detonate(1)]  # the detonator
+    _single, events = rules.apply(state, {A: Detonate(1)})
     assert [e.data["value"] for e in events if e.kind == "combo_detonated"] == [2]
-    state, _ = rules.apply(state, {A: ("combo", BW)})
-    assert [a for a in rules.legal_actions(state, A) if a[0] == "detonate"] == [("detonate", 0)]  # -2, mandatory
-    state, events = rules.apply(state, {A: ("detonate", 0)})
+    state, _ = rules.apply(state, {A: AddCombo(BW)})
+    assert [a for a in rules.legal_actions(state, A) if isinstance(a, Detonate)] == [Detonate(0)]  # -2, mandatory
+    state, events = rules.apply(state, {A: Detonate(0)})
     assert [e.data["value"] for e in events if e.kind == "combo_detonated"] == [2]
 
 
@@ -460,7 +483,7 @@ def test_turn_energy_and_time_of_day_run_through_the_rounds():
     state = position(level=3, round=1, energy=(0, 0))
     seen = []
     for _ in range(8):
-        state, events = act(state, ("end_turn",))
+        state, events = act(state, EndTurn())
         seen += [(e.data["round"], e.data["time_of_day_name"]) for e in events if e.kind == "round_started"]
     assert seen == [(2, "noon"), (3, "evening"), (4, "night"), (5, "morning")]
     # position() applies no round-1 income; then noon 3, evening 4, night 1, morning 2
@@ -470,16 +493,16 @@ def test_turn_energy_and_time_of_day_run_through_the_rounds():
 def test_wrong_seat_and_illegal_actions_are_refused():
     state = position(level=3, energy=(12, 0))
     with pytest.raises(IllegalAction):
-        RULES.apply(state, {B: ("end_turn",)})
+        RULES.apply(state, {B: EndTurn()})
     with pytest.raises(IllegalAction):
-        RULES.apply(state, {A: ("repair", SW)})
+        RULES.apply(state, {A: Repair(SW)})
     with pytest.raises(IllegalAction):
-        RULES.apply(state, {A: ("use", -1)})
-    assert not RULES.is_legal(state, B, ("end_turn",))
+        RULES.apply(state, {A: Use(-1)})
+    assert not RULES.is_legal(state, B, EndTurn())
     assert RULES.legal_actions(state, B) == ()
-    state, _ = act(state, ("spin", SW))
+    state, _ = act(state, SpinWeapon(SW))
     with pytest.raises(IllegalAction):
-        RULES.apply(state, {CHANCE: ("segment", 10_000)})
+        RULES.apply(state, {CHANCE: Segment(10_000)})
 
 
 def test_nothing_applies_after_the_end():
@@ -487,7 +510,7 @@ def test_nothing_applies_after_the_end():
     state, _ = spin(state, SW, "attack_hero", 1, "green")
     assert state.phase == OVER
     with pytest.raises(GameOver):
-        RULES.apply(state, {A: ("end_turn",)})
+        RULES.apply(state, {A: EndTurn()})
     assert all(RULES.legal_actions(state, s) == () for s in (0, 1))
 
 
@@ -495,28 +518,28 @@ def test_nothing_applies_after_the_end():
 
 
 ACTION_JSON = [
-    (("loadout", "BRAM", ("IRON", "SALT")), {"loadout": {"hero": "BRAM", "weapons": ["IRON", "SALT"]}}),
-    (("random_loadout",), {"loadout": "random"}),
-    (("start_weapon", 2), {"start_weapon": 2}),
-    (("starter", 1), {"starter": 1}),
-    (("spin", 0), {"spin": 0}),
-    (("repair", 3), {"repair": 3}),
-    (("cancel", 4), {"cancel": 4}),
-    (("end_turn",), {"end_turn": True}),
-    (("use", -1), {"use": {"bonus": None}}),
-    (("use", 1), {"use": {"bonus": 1}}),
-    (("skip",), {"skip": True}),
-    (("target", "hero", -1), {"target": "hero"}),
-    (("target", "weapon", 2), {"target": "weapon", "slot": 2}),
-    (("target", "effect", 0), {"target": "effect", "slot": 0}),
-    (("shield", 1), {"shield": 1}),
-    (("take_hit",), {"take_hit": True}),
-    (("combo", 2), {"combo": 2}),
-    (("detonate", -1), {"detonate": {"bonus": None}}),
-    (("keep_combos",), {"keep_combos": True}),
-    (("segment", 8), {"segment": 8}),
-    (("start_spin", 1, 7), {"start_spin": [1, 7]}),
-    (("loadouts", ((0, "BRAM", ("IRON",)),)), {"loadouts": {"0": {"hero": "BRAM", "weapons": ["IRON"]}}}),
+    (Loadout("BRAM", ("IRON", "SALT")), {"loadout": {"hero": "BRAM", "weapons": ["IRON", "SALT"]}}),
+    (RandomLoadout(), {"loadout": "random"}),
+    (StartWeapon(2), {"start_weapon": 2}),
+    (Starter(1), {"starter": 1}),
+    (SpinWeapon(0), {"spin": 0}),
+    (Repair(3), {"repair": 3}),
+    (Cancel(4), {"cancel": 4}),
+    (EndTurn(), {"end_turn": True}),
+    (Use(-1), {"use": {"bonus": None}}),
+    (Use(1), {"use": {"bonus": 1}}),
+    (Skip(), {"skip": True}),
+    (Target("hero"), {"target": "hero"}),
+    (Target("weapon", 2), {"target": "weapon", "slot": 2}),
+    (Target("effect", 0), {"target": "effect", "slot": 0}),
+    (SpendShield(1), {"shield": 1}),
+    (TakeHit(), {"take_hit": True}),
+    (AddCombo(2), {"combo": 2}),
+    (Detonate(-1), {"detonate": {"bonus": None}}),
+    (KeepCombos(), {"keep_combos": True}),
+    (Segment(8), {"segment": 8}),
+    (StartSpin(1, 7), {"start_spin": [1, 7]}),
+    (DrawnLoadouts(((0, Loadout("BRAM", ("IRON",))),)), {"loadouts": {"0": {"hero": "BRAM", "weapons": ["IRON"]}}}),
 ]
 
 
@@ -563,7 +586,7 @@ def test_observation_shows_heroes_weapons_and_the_pending_spin():
     a_slots = (Slot("SW"), Slot("BW", BROKEN), Slot("WD", READY, SHIELD, 3))
     b_slots = (Slot("SW", 2), Slot("BW"), Slot("WD", READY, PERMANENT_ATTACK, 1))
     state = position(level=3, round=3, energy=(9, 4), lives=(25, 17), slots=(a_slots, b_slots))
-    state, _ = act(state, ("spin", SW))
+    state, _ = act(state, SpinWeapon(SW))
     view = RULES.observe(state, B)
     assert view["seat"] == B and view["phase"] == "spin" and view["to_act"] == [CHANCE]
     assert view["spin"] == {"seat": A, "slot": SW, "weapon": "SW", "segment": None, "effect": None, "value": None,
@@ -577,7 +600,7 @@ def test_observation_shows_heroes_weapons_and_the_pending_spin():
     assert [w["state"] for w in b["weapons"]] == ["repairing", "ready", "holding"]
     assert a["column"]["bonuses"][0] == {"index": 0, "kind": "combo_bonus", "effect": None, "value": 2,
                                          "flag": False, "used": False}
-    state, _ = RULES.apply(state, {CHANCE: ("segment", segment("attack_hero", 4, "orange"))})
+    state, _ = RULES.apply(state, {CHANCE: Segment(segment("attack_hero", 4, "orange"))})
     assert RULES.observe(state, None)["spin"]["value"] == 4 and RULES.observe(state, None)["spin"]["field"] == "orange"
     assert state.phase == DECIDE
 
@@ -605,7 +628,7 @@ def test_level_1_observation_has_no_time_of_day_or_bonuses():
 def test_events_are_public_and_documented(options):
     kinds = set()
     for seed in range(3):
-        for state, events in random_states(SHIPPED, seed, options):
+        for _state, events in random_states(SHIPPED, seed, options):
             for event in events:
                 assert event.visible_to is None
                 assert event.kind in EVENT_KINDS
@@ -618,9 +641,9 @@ def test_events_are_public_and_documented(options):
 
 def test_chance_spins_are_public_in_the_log():
     state = position(level=3, energy=(12, 0))
-    state, _ = act(state, ("spin", SW))
-    assert RULES.action_visible_to(state, CHANCE, ("segment", 3)) is None
-    assert RULES.action_visible_to(state, A, ("end_turn",)) is None
+    state, _ = act(state, SpinWeapon(SW))
+    assert RULES.action_visible_to(state, CHANCE, Segment(3)) is None
+    assert RULES.action_visible_to(state, A, EndTurn()) is None
 
 
 def test_catalog_lists_cards_with_the_rarity_check():
@@ -636,5 +659,5 @@ def test_fixture_effects_helpers():
     state = position(level=3, round=2)
     assert fx.time_of_day(state) == 1 and fx.day(state) == 1
     assert fx.column(RULES.book, state, A).energy == 3
-    state = state._replace(round=9)
+    state = evolve(state, round=9)
     assert fx.time_of_day(state) == 0 and fx.day(state) == 3

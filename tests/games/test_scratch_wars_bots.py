@@ -12,10 +12,19 @@ import pytest
 from app.games.core import CHANCE, make_bot
 from app.games.scratch_wars import RULES as SHIPPED
 from app.games.scratch_wars import Slot
+from app.games.scratch_wars.actions import (
+    EndTurn,
+    Loadout,
+    Skip,
+    SpendShield,
+    StartWeapon,
+    Target,
+    Use,
+)
 from app.games.scratch_wars.bots import ExpectimaxBot, GreedyBot, RandomBot
 from app.games.scratch_wars.data import COMBO, PERMANENT_ATTACK, SHIELD
+from tests.games.test_scratch_wars_golden import BW, SW, A, B, act, position, spin
 from tests.games.test_scratch_wars_golden import RULES as FIXTURE
-from tests.games.test_scratch_wars_golden import SW, A, B, BW, act, position, spin
 
 OPTION_SETS = [{"level": 1}, {"level": 2}, {"level": 2, "effects": "every_effect_attacks"}, {"level": 3},
                {"level": 3, "random_loadouts": True}]
@@ -109,8 +118,9 @@ def test_timeout_action_plays_every_phase():
 def test_loadout_choice_is_a_hero_with_its_suggested_weapons():
     state = SHIPPED.initial_state(2, {})
     legal = SHIPPED.legal_actions(state, 0)
-    chosen = {ExpectimaxBot().choose(SHIPPED.observe(state, 0), legal, random.Random(s))[1] for s in range(40)}
-    assert len(chosen) > 5  # varied heroes
+    choices = [ExpectimaxBot().choose(SHIPPED.observe(state, 0), legal, random.Random(s)) for s in range(40)]
+    assert all(isinstance(c, Loadout) and c.weapons == SHIPPED.book.starter_loadout(c.hero) for c in choices)
+    assert len({c.hero for c in choices if isinstance(c, Loadout)}) > 5  # varied heroes
 
 
 # ---------------------------------------------------------------------------- decisions (fixtures)
@@ -127,7 +137,7 @@ def _choose(bot, state, seat):
 def test_uses_an_orange_attack_that_wins():
     state = position(round=4, lives=(30, 4), energy=(12, 0))
     state, _ = spin(state, SW, "attack_hero", 4, "orange")
-    assert _choose(_bot(), state, A)[0] == "use"
+    assert isinstance(_choose(_bot(), state, A), Use)
 
 
 def test_skips_a_weak_orange_effect_with_the_turn_ahead():
@@ -135,39 +145,39 @@ def test_skips_a_weak_orange_effect_with_the_turn_ahead():
     state, _ = spin(state, SW, "attack_hero", 1, "orange")
     bot = _bot()
     values = bot.values(state, A)
-    assert values[("skip",)] > values[("use", -1)]
-    assert _choose(bot, state, A) == ("skip",)
+    assert values[Skip()] > values[Use(-1)]
+    assert _choose(bot, state, A) == Skip()
 
 
 def test_spends_a_shield_against_a_lethal_hit():
     b_slots = (Slot("SW"), Slot("BW", 0, SHIELD, 2), Slot("WD"))
     state = position(round=4, lives=(30, 3), energy=(12, 0), slots=(None, b_slots))
     state, _ = spin(state, SW, "attack_hero", 4, "green")
-    state, _ = act(state, ("use", -1))
+    state, _ = act(state, Use(-1))
     assert FIXTURE.to_act(state) == {B}
-    assert _choose(_bot(), state, B) == ("shield", BW)
+    assert _choose(_bot(), state, B) == SpendShield(BW)
 
 
 def test_targets_the_hero_when_that_wins():
     b_slots = (Slot("SW"), Slot("BW", 0, COMBO, 3), Slot("WD"))
     state = position(round=4, lives=(30, 3), energy=(12, 0), slots=(None, b_slots))
     state, _ = spin(state, SW, "universal_attack", 3, "green")
-    state, _ = act(state, ("use", -1))
-    assert _choose(_bot(), state, A) == ("target", "hero", -1)
+    state, _ = act(state, Use(-1))
+    assert _choose(_bot(), state, A) == Target("hero")
 
 
 def test_cancels_a_big_permanent_attack_rather_than_a_small_hit():
     b_slots = (Slot("SW"), Slot("BW", 0, PERMANENT_ATTACK, 4), Slot("WD"))
     state = position(round=4, energy=(12, 0), slots=(None, b_slots))
     state, _ = spin(state, SW, "universal_attack", 3, "green")
-    state, _ = act(state, ("use", -1))
-    assert _choose(_bot(), state, A) == ("target", "effect", BW)
+    state, _ = act(state, Use(-1))
+    assert _choose(_bot(), state, A) == Target("effect", BW)
 
 
 def test_detonates_combos_that_win():
     a_slots = (Slot("SW", 0, COMBO, 3), Slot("BW", 0, COMBO, 4), Slot("WD"))
     state = position(round=2, lives=(30, 7), slots=(a_slots, None))
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     bot = _bot()
     while state.phase in ("combo", "target"):
         state, _ = act(state, _choose(bot, state, A))
@@ -177,8 +187,8 @@ def test_detonates_combos_that_win():
 def test_the_start_weapon_is_the_best_number_and_the_winner_starts():
     bot = GreedyBot()
     state = SHIPPED.initial_state(2, {})
-    state, _ = SHIPPED.apply(state, {0: ("loadout", "BRAM", ("TINS", "IRON")), 1: ("loadout", "GORM", ("THND",))})
-    assert bot.choose(SHIPPED.observe(state, 0), SHIPPED.legal_actions(state, 0), random.Random(0)) == ("start_weapon", 1)
+    state, _ = SHIPPED.apply(state, {0: Loadout("BRAM", ("TINS", "IRON")), 1: Loadout("GORM", ("THND",))})
+    assert bot.choose(SHIPPED.observe(state, 0), SHIPPED.legal_actions(state, 0), random.Random(0)) == StartWeapon(1)
 
 
 # -------------------------------------------------------------------------------- strength, speed

@@ -265,7 +265,7 @@ def test_strict_loading_checks_the_printed_ranges(tmp_path: Path):
 def test_unreadable_files_name_the_file(tmp_path: Path):
     bad = tmp_path / "heroes.yaml"
     bad.write_text("heroes: [unclosed", encoding="utf-8")
-    with pytest.raises(CardSetError, match="heroes.yaml"):
+    with pytest.raises(CardSetError, match=r"heroes\.yaml"):
         load_card_set(bad, WEAPONS_FILE)
-    with pytest.raises(CardSetError, match="missing.yaml"):
+    with pytest.raises(CardSetError, match=r"missing\.yaml"):
         load_card_set(tmp_path / "missing.yaml", WEAPONS_FILE)

@@ -16,6 +16,24 @@ import pytest
 from app.games.core import CHANCE, BadAction, Outcome
 from app.games.scratch_wars import ScratchWars, Slot
 from app.games.scratch_wars import effects as fx
+from app.games.scratch_wars.actions import (
+    AddCombo,
+    Cancel,
+    Detonate,
+    EndTurn,
+    Loadout,
+    Repair,
+    Segment,
+    Skip,
+    SpendShield,
+    SpinWeapon,
+    Starter,
+    StartSpin,
+    StartWeapon,
+    TakeHit,
+    Target,
+    Use,
+)
 from app.games.scratch_wars.data import COMBO, EFFECTS, FIELDS, PERMANENT_ATTACK, SHIELD, book_from
 from app.games.scratch_wars.state import BROKEN, DECIDE, MAIN, NO_EFFECT, OVER, READY, REPAIRING, TARGET
 
@@ -80,9 +98,9 @@ def act(state, action, seat=None):
 
 def spin(state, slot: int, effect: str, value: int, field: str):
     """The active seat spins ``slot``; chance lands on (effect, value, field). Returns (state, events)."""
-    state, events = act(state, ("spin", slot))
+    state, events = act(state, SpinWeapon(slot))
     assert RULES.to_act(state) == {CHANCE}
-    state, more = RULES.apply(state, {CHANCE: ("segment", segment(effect, value, field))})
+    state, more = RULES.apply(state, {CHANCE: Segment(segment(effect, value, field))})
     return state, events + more
 
 
@@ -98,12 +116,12 @@ def started(level: int = 3, heroes=("H", "H"), starter: int = A):
     """A match played from the loadout phase: both take ``LOADOUT``, A wins the start spin (SW 5
     against SW 2) and ``starter`` starts."""
     state = RULES.initial_state(2, {"level": level})
-    state, _ = RULES.apply(state, {0: ("loadout", heroes[0], LOADOUT), 1: ("loadout", heroes[1], LOADOUT)})
-    state, _ = RULES.apply(state, {0: ("start_weapon", SW), 1: ("start_weapon", SW)})
-    state, events = RULES.apply(state, {CHANCE: ("start_spin", segment("attack_hero", 5, "green"),
+    state, _ = RULES.apply(state, {0: Loadout(heroes[0], LOADOUT), 1: Loadout(heroes[1], LOADOUT)})
+    state, _ = RULES.apply(state, {0: StartWeapon(SW), 1: StartWeapon(SW)})
+    state, events = RULES.apply(state, {CHANCE: StartSpin(segment("attack_hero", 5, "green"),
                                                  segment("attack_hero", 2, "green"))})
     assert [e.data["winner"] for e in events if e.kind == "start_spin"] == [A]
-    return act(state, ("starter", starter), A)
+    return act(state, Starter(starter), A)
 
 
 def kinds(events) -> list[str]:
@@ -124,8 +142,8 @@ def test_case_01_starting_penalty():
 def test_case_02_orange_decision_use_ends_the_turn():
     state = position(level=1)
     state, _ = spin(state, SW, "attack_hero", 2, "orange")
-    assert state.phase == DECIDE and set(RULES.legal_actions(state, A)) == {("use", -1), ("skip",)}
-    state, events = act(state, ("use", -1))
+    assert state.phase == DECIDE and set(RULES.legal_actions(state, A)) == {Use(-1), Skip()}
+    state, events = act(state, Use(-1))
     assert lives(state) == (30, 28)
     assert state.active == B  # A's turn ended
     assert [e.data["actions_lost"] for e in events if e.kind == "main_phase_ended"] == [3]
@@ -134,7 +152,7 @@ def test_case_02_orange_decision_use_ends_the_turn():
 def test_case_02_orange_decision_decline_continues_with_3_actions():
     state = position(level=1)
     state, _ = spin(state, SW, "attack_hero", 2, "orange")
-    state, _ = act(state, ("skip",))
+    state, _ = act(state, Skip())
     assert lives(state) == (30, 30)
     assert state.active == A and state.phase == MAIN and state.actions == 3
 
@@ -172,12 +190,12 @@ def test_case_05_win_in_the_middle_of_a_turn():
 def test_case_06_icon_bonus_once_per_turn():
     state = position(level=2, round=1)  # morning: attack_hero +2
     state, _ = spin(state, SW, "attack_hero", 3, "green")
-    assert set(RULES.legal_actions(state, A)) == {("use", -1), ("use", 0), ("skip",)}
-    state, _ = act(state, ("use", 0))
+    assert set(RULES.legal_actions(state, A)) == {Use(-1), Use(0), Skip()}
+    state, _ = act(state, Use(0))
     assert lives(state) == (30, 25)
     state, _ = spin(state, SW, "attack_hero", 3, "green")
-    assert set(RULES.legal_actions(state, A)) == {("use", -1), ("skip",)}  # the bonus is used up
-    state, _ = act(state, ("use", -1))
+    assert set(RULES.legal_actions(state, A)) == {Use(-1), Skip()}  # the bonus is used up
+    state, _ = act(state, Use(-1))
     assert lives(state) == (30, 22)
 
 
@@ -185,27 +203,27 @@ def test_case_07_mandatory_negative_bonus():
     state = position(level=2, round=2, lives=(20, 30))  # noon: blessing +1, heal -1
     state, _ = spin(state, SW, "heal", 3, "green")
     # heal -1 is mandatory and takes the spin's only bonus slot: no blessing, no plain use
-    assert RULES.legal_actions(state, A) == (("use", 1), ("skip",))
-    used, _ = act(state, ("use", 1))
+    assert RULES.legal_actions(state, A) == (Use(1), Skip())
+    used, _ = act(state, Use(1))
     assert lives(used) == (22, 30)
-    declined, _ = act(state, ("skip",))
+    declined, _ = act(state, Skip())
     assert lives(declined) == (20, 30)
 
 
 def test_case_08_blessing():
     state = position(level=2, round=2, lives=(20, 30))
     state, _ = spin(state, SW, "heal", 3, "green")
-    state, _ = act(state, ("use", 1))  # case 7
+    state, _ = act(state, Use(1))  # case 7
     state, _ = spin(state, SW, "attack_hero", 2, "green")
-    assert set(RULES.legal_actions(state, A)) == {("use", -1), ("use", 0), ("skip",)}
-    state, _ = act(state, ("use", 0))  # blessing +1
+    assert set(RULES.legal_actions(state, A)) == {Use(-1), Use(0), Skip()}
+    state, _ = act(state, Use(0))  # blessing +1
     assert lives(state) == (22, 27)
 
 
 def test_case_09_energy_is_an_empty_action_at_level_2b():
     state = position(level=2, round=1)
     state, _ = spin(state, SW, "energy", 4, "green")
-    state, events = act(state, ("use", -1))
+    state, events = act(state, Use(-1))
     assert lives(state) == (30, 30) and state.seats[A].energy == 0
     assert state.actions == 3 and state.phase == MAIN and state.active == A
     assert "energy_gained" not in kinds(events)
@@ -214,7 +232,7 @@ def test_case_09_energy_is_an_empty_action_at_level_2b():
 def _round_8_ends(level: int, a: int, b: int):
     """Rounds 1-7 and A's round-8 turn are done; B ends round 8."""
     state = position(level=level, round=8, active=B, lives=(a, b))
-    return act(state, ("end_turn",))
+    return act(state, EndTurn())
 
 
 @pytest.mark.parametrize("level", [2, 3])
@@ -238,8 +256,8 @@ def test_case_10_day_3_penalty_play_continues_and_repeats(level):
     state, _ = _round_8_ends(level, 9, 12)
     assert lives(state) == (4, 7) and RULES.outcome(state) is None
     assert state.round == 9 and state.active == A and state.phase == MAIN
-    state, _ = act(state, ("end_turn",))  # A, round 9
-    state, events = act(state, ("end_turn",))  # B, round 9; round 10 starts
+    state, _ = act(state, EndTurn())  # A, round 9
+    state, events = act(state, EndTurn())  # B, round 9; round 10 starts
     assert [e.data["lives"] for e in events if e.kind == "day3_penalty"] == [[-1, 2]]
     assert RULES.outcome(state).results == ("loss", "win")
 
@@ -247,10 +265,10 @@ def test_case_10_day_3_penalty_play_continues_and_repeats(level):
 def test_case_11_level_3_energy_on_type_spin_ends_the_turn_at_0():
     state, _ = started(level=3, heroes=("H2", "H2"))
     assert state.seats[A].energy == 2  # 0 + morning 2
-    state, _ = act(state, ("spin", BW))  # orange weapon, cost 2, a bow: on-type for H2
+    state, _ = act(state, SpinWeapon(BW))  # orange weapon, cost 2, a bow: on-type for H2
     assert state.actions == 3 and state.seats[A].energy == 0  # paid before the spin
-    state, _ = RULES.apply(state, {CHANCE: ("segment", segment("attack_hero", 1, "green"))})
-    state, events = act(state, ("use", -1))
+    state, _ = RULES.apply(state, {CHANCE: Segment(segment("attack_hero", 1, "green"))})
+    state, events = act(state, Use(-1))
     assert state.active == B
     assert [e.data["reason"] for e in events if e.kind == "main_phase_ended"] == ["energy"]
 
@@ -258,7 +276,7 @@ def test_case_11_level_3_energy_on_type_spin_ends_the_turn_at_0():
 def test_case_11_an_energy_effect_keeps_the_turn_going():
     state, _ = started(level=3, heroes=("H2", "H2"))
     state, _ = spin(state, BW, "energy", 2, "green")
-    state, _ = act(state, ("use", -1))
+    state, _ = act(state, Use(-1))
     assert state.seats[A].energy == 2
     assert state.active == A and state.phase == MAIN and state.actions == 3
 
@@ -267,10 +285,10 @@ def test_case_11_hero_h_cannot_afford_the_bow():
     state, _ = started(level=3, heroes=("H", "H"))
     assert state.seats[A].energy == 2
     legal = RULES.legal_actions(state, A)
-    assert ("spin", BW) not in legal  # 2 + 1 off-type = 3 > 2
-    assert ("spin", SW) not in legal  # 3 > 2
-    assert ("spin", WD) in legal  # 1 + 1 = 2
-    state, _ = act(state, ("spin", WD))
+    assert SpinWeapon(BW) not in legal  # 2 + 1 off-type = 3 > 2
+    assert SpinWeapon(SW) not in legal  # 3 > 2
+    assert SpinWeapon(WD) in legal  # 1 + 1 = 2
+    state, _ = act(state, SpinWeapon(WD))
     assert state.seats[A].energy == 0
 
 
@@ -281,14 +299,14 @@ def test_case_12_off_type_surcharge():
     assert book.spin_cost("H", "WD") == 2
     state = RULES.position(("H", "H"), (("SW", "RB", "WD"), LOADOUT), energy=(12, 0))
     for slot, cost in ((0, 3), (1, 4), (2, 2)):
-        spun, events = act(state, ("spin", slot))
+        spun, events = act(state, SpinWeapon(slot))
         assert spun.seats[A].energy == 12 - cost
         assert [e.data["cost"] for e in events if e.kind == "spin_started"] == [cost]
 
 
 def test_case_13_cap_at_the_start_of_a_turn():
     state = position(round=2, active=B, energy=(11, 0))
-    state, events = act(state, ("end_turn",))  # round 3 (evening, +4) starts with A's turn
+    state, events = act(state, EndTurn())  # round 3 (evening, +4) starts with A's turn
     assert state.round == 3 and state.active == A
     assert state.seats[A].energy == 12
     assert [e.data["energy_gained"] for e in events if e.kind == "turn_started"] == [1]
@@ -296,17 +314,17 @@ def test_case_13_cap_at_the_start_of_a_turn():
 
 def test_case_13_cap_after_an_energy_effect():
     state = position(energy=(12, 0))
-    state, _ = act(state, ("spin", WD))  # 12 - 2 = 10
+    state, _ = act(state, SpinWeapon(WD))  # 12 - 2 = 10
     assert state.seats[A].energy == 10
-    state, _ = RULES.apply(state, {CHANCE: ("segment", segment("energy", 4, "green"))})
-    state, _ = act(state, ("use", -1))
+    state, _ = RULES.apply(state, {CHANCE: Segment(segment("energy", 4, "green"))})
+    state, _ = act(state, Use(-1))
     assert state.seats[A].energy == 12
 
 
 def test_case_13_energy_carries_over():
     state = position(round=1, energy=(3, 0))
-    state, _ = act(state, ("end_turn",))  # A ends with 3
-    state, _ = act(state, ("end_turn",))  # B; round 2 (noon, +3)
+    state, _ = act(state, EndTurn())  # A ends with 3
+    state, _ = act(state, EndTurn())  # B; round 2 (noon, +3)
     assert state.active == A and state.round == 2
     assert state.seats[A].energy == 6
 
@@ -314,22 +332,22 @@ def test_case_13_energy_carries_over():
 def _attack_weapon(value: int):
     state = position(energy=(12, 12))
     state, _ = spin(state, SW, "attack_weapon", value, "green")
-    return act(state, ("use", -1))
+    return act(state, Use(-1))
 
 
 def test_case_14_attack_on_a_weapon_legality():
     state, _ = _attack_weapon(4)
     assert state.phase == TARGET
-    assert set(RULES.legal_actions(state, A)) == {("target", "weapon", SW), ("target", "weapon", BW),
-                                                  ("target", "weapon", WD)}
-    state, events = act(state, ("target", "weapon", SW))
+    assert set(RULES.legal_actions(state, A)) == {Target("weapon", SW), Target("weapon", BW),
+                                                  Target("weapon", WD)}
+    state, events = act(state, Target("weapon", SW))
     assert state.seats[B].slots[SW].status == BROKEN
     assert [e.data["broken"] for e in events if e.kind == "attack_resolved"] == [True]
 
 
 def test_case_14_excess_value_is_lost():
     state, _ = _attack_weapon(6)
-    state, _ = act(state, ("target", "weapon", WD))
+    state, _ = act(state, Target("weapon", WD))
     assert [s.status for s in state.seats[B].slots] == [READY, READY, BROKEN]
 
 
@@ -338,7 +356,7 @@ def test_case_14_a_weak_attack_cannot_target_stronger_weapons():
     state, _ = spin(state, SW, "attack_weapon", 2, "green")
     targets = fx.targets(RULES.book, state, fx.resolves_as(state, state.spin.effect), 2)
     assert targets == [(fx.T_WEAPON, WD)]
-    state, _ = act(state, ("use", -1))  # the only target is taken without asking
+    state, _ = act(state, Use(-1))  # the only target is taken without asking
     assert [s.status for s in state.seats[B].slots] == [READY, READY, BROKEN]
 
 
@@ -352,10 +370,10 @@ def _b_slots(*held: tuple[int, int, int]) -> tuple[Slot, ...]:
 def test_case_15_shield_against_a_hero_attack():
     state = position(energy=(12, 0), slots=(None, _b_slots((BW, SHIELD, 4))))
     state, _ = spin(state, SW, "attack_hero", 6, "green")
-    state, _ = act(state, ("use", -1))
+    state, _ = act(state, Use(-1))
     assert RULES.to_act(state) == {B}  # the defender chooses during A's turn
-    assert RULES.legal_actions(state, B) == (("shield", BW), ("take_hit",))
-    state, events = act(state, ("shield", BW))
+    assert RULES.legal_actions(state, B) == (SpendShield(BW), TakeHit())
+    state, _events = act(state, SpendShield(BW))
     assert lives(state) == (30, 28)
     assert state.seats[B].slots[BW] == Slot("BW", READY, NO_EFFECT, 0)
     assert state.active == A and RULES.to_act(state) == {A}
@@ -364,10 +382,10 @@ def test_case_15_shield_against_a_hero_attack():
 def test_case_16_two_shields_added_together():
     state = position(energy=(12, 0), slots=(None, _b_slots((BW, SHIELD, 3), (WD, SHIELD, 2))))
     state, _ = spin(state, SW, "attack_hero", 5, "green")
-    state, _ = act(state, ("use", -1))
-    state, _ = act(state, ("shield", BW))
+    state, _ = act(state, Use(-1))
+    state, _ = act(state, SpendShield(BW))
     assert state.attack.value == 2 and RULES.to_act(state) == {B}
-    state, events = act(state, ("shield", WD))
+    state, events = act(state, SpendShield(WD))
     assert lives(state) == (30, 30)
     assert [s.held for s in state.seats[B].slots] == [NO_EFFECT] * 3
     assert [e.data["value"] for e in events if e.kind == "attack_resolved"] == [0]
@@ -376,9 +394,9 @@ def test_case_16_two_shields_added_together():
 def test_case_17_shield_protecting_a_weapon():
     state = position(energy=(12, 0), slots=(None, _b_slots((BW, SHIELD, 2))))
     state, _ = spin(state, SW, "attack_weapon", 5, "green")
-    state, _ = act(state, ("use", -1))
-    state, _ = act(state, ("target", "weapon", SW))
-    state, events = act(state, ("shield", BW))
+    state, _ = act(state, Use(-1))
+    state, _ = act(state, Target("weapon", SW))
+    state, events = act(state, SpendShield(BW))
     assert state.seats[B].slots[SW].status == READY  # 5 - 2 = 3 < 4
     assert state.seats[B].slots[BW].held == NO_EFFECT
     assert [(e.data["value"], e.data["broken"]) for e in events if e.kind == "attack_resolved"] == [(3, False)]
@@ -387,10 +405,10 @@ def test_case_17_shield_protecting_a_weapon():
 def test_case_18_cancelling_a_deferred_effect():
     state = position(energy=(12, 0), slots=(None, _b_slots((BW, COMBO, 3))))
     state, _ = spin(state, SW, "universal_attack", 3, "green")
-    state, _ = act(state, ("use", -1))
-    assert set(RULES.legal_actions(state, A)) == {("target", "hero", -1), ("target", "effect", BW),
-                                                  ("target", "weapon", WD)}
-    state, events = act(state, ("target", "effect", BW))
+    state, _ = act(state, Use(-1))
+    assert set(RULES.legal_actions(state, A)) == {Target("hero"), Target("effect", BW),
+                                                  Target("weapon", WD)}
+    state, events = act(state, Target("effect", BW))
     assert state.seats[B].slots[BW] == Slot("BW", READY, NO_EFFECT, 0)  # back in equipment, unbroken
     assert lives(state) == (30, 30)
     assert [e.data["by"] for e in events if e.kind == "effect_cancelled"] == ["attack"]
@@ -399,49 +417,49 @@ def test_case_18_cancelling_a_deferred_effect():
 def _permanent_attack_deferred():
     state = position(energy=(12, 12))
     state, _ = spin(state, SW, "permanent_attack", 2, "green")
-    state, _ = act(state, ("use", -1))
+    state, _ = act(state, Use(-1))
     assert state.seats[A].slots[SW] == Slot("SW", READY, PERMANENT_ATTACK, 2)
     return state
 
 
 def test_case_19_permanent_attack_fires_every_own_turn():
     state = _permanent_attack_deferred()
-    state, _ = act(state, ("end_turn",))  # end of turn t: it fires already
+    state, _ = act(state, EndTurn())  # end of turn t: it fires already
     assert lives(state) == (30, 28) and state.active == B
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert lives(state) == (30, 28)  # not at the end of B's turn
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert lives(state) == (30, 26)
 
 
 def test_case_19_permanent_attack_until_the_opponent_cancels_it():
     state = _permanent_attack_deferred()
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     state, _ = spin(state, SW, "attack_weapon", 4, "green")  # B, noon: blessing +1 optional
-    state, _ = act(state, ("use", -1))
-    state, _ = act(state, ("target", "effect", SW))
+    state, _ = act(state, Use(-1))
+    state, _ = act(state, Target("effect", SW))
     assert state.seats[A].slots[SW].held == NO_EFFECT
-    state, _ = act(state, ("end_turn",))
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
+    state, _ = act(state, EndTurn())
     assert lives(state) == (30, 28)
 
 
 def test_case_19_permanent_attack_until_the_owner_cancels_it():
     state = _permanent_attack_deferred()
-    state, _ = act(state, ("end_turn",))
-    state, _ = act(state, ("end_turn",))
-    state, _ = act(state, ("cancel", SW))
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
+    state, _ = act(state, EndTurn())
+    state, _ = act(state, Cancel(SW))
+    state, _ = act(state, EndTurn())
     assert lives(state) == (30, 28)
 
 
 def test_case_19_a_shield_reduces_a_permanent_attack():
     state = position(energy=(12, 12), slots=(None, _b_slots((WD, SHIELD, 1))))
     state, _ = spin(state, SW, "permanent_attack", 2, "green")
-    state, _ = act(state, ("use", -1))
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, Use(-1))
+    state, _ = act(state, EndTurn())
     assert RULES.to_act(state) == {B} and state.attack.source == 1
-    state, _ = act(state, ("shield", WD))
+    state, _ = act(state, SpendShield(WD))
     assert lives(state) == (30, 29)
 
 
@@ -454,14 +472,14 @@ def _combos(round_: int, *values: int):
 
 def test_case_20_combos_detonate_as_one_attack():
     state = _combos(2, 3, 4)  # noon
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert state.phase == "combo"
-    state, _ = act(state, ("combo", SW))
-    state, _ = act(state, ("combo", BW))
-    assert ("detonate", -1) in RULES.legal_actions(state, A)
-    state, events = act(state, ("detonate", -1))
+    state, _ = act(state, AddCombo(SW))
+    state, _ = act(state, AddCombo(BW))
+    assert Detonate(-1) in RULES.legal_actions(state, A)
+    state, events = act(state, Detonate(-1))
     assert [e.data["value"] for e in events if e.kind == "combo_detonated"] == [7]
-    state, _ = act(state, ("target", "hero", -1))
+    state, _ = act(state, Target("hero"))
     assert lives(state) == (30, 23)
     assert [s.held for s in state.seats[A].slots] == [NO_EFFECT] * 3  # back in equipment
     assert state.active == B
@@ -469,27 +487,27 @@ def test_case_20_combos_detonate_as_one_attack():
 
 def test_case_20_combo_bonus():
     state = _combos(3, 3, 4)  # evening: combo_bonus +2
-    state, _ = act(state, ("end_turn",))
-    state, _ = act(state, ("combo", SW))
-    state, _ = act(state, ("combo", BW))
-    assert set(a for a in RULES.legal_actions(state, A) if a[0] == "detonate") == {("detonate", -1), ("detonate", 0)}
-    state, events = act(state, ("detonate", 0))
+    state, _ = act(state, EndTurn())
+    state, _ = act(state, AddCombo(SW))
+    state, _ = act(state, AddCombo(BW))
+    assert set(a for a in RULES.legal_actions(state, A) if isinstance(a, Detonate)) == {Detonate(-1), Detonate(0)}
+    state, events = act(state, Detonate(0))
     assert [e.data["value"] for e in events if e.kind == "combo_detonated"] == [9]
 
 
 def test_case_20_single_combo_with_the_detonator():
     state = _combos(4, 3)  # night: combo_detonator +1
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert state.phase == "combo"
-    state, _ = act(state, ("combo", SW))
-    assert [a for a in RULES.legal_actions(state, A) if a[0] == "detonate"] == [("detonate", 0)]
-    state, events = act(state, ("detonate", 0))
+    state, _ = act(state, AddCombo(SW))
+    assert [a for a in RULES.legal_actions(state, A) if isinstance(a, Detonate)] == [Detonate(0)]
+    state, events = act(state, Detonate(0))
     assert [e.data["value"] for e in events if e.kind == "combo_detonated"] == [4]
 
 
 def test_case_20_single_combo_in_the_morning_cannot_be_detonated():
     state = _combos(1, 3)
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert state.active == B and state.phase == MAIN  # no combo step
     assert state.seats[A].slots[SW] == Slot("SW", READY, COMBO, 3)  # stays deferred
 
@@ -497,49 +515,49 @@ def test_case_20_single_combo_in_the_morning_cannot_be_detonated():
 def test_case_21_deferred_shield_with_a_flagged_bonus():
     state = position(round=3, energy=(12, 0))  # evening: shield +1 (flag)
     state, _ = spin(state, SW, "shield", 3, "green")
-    assert set(RULES.legal_actions(state, A)) == {("use", -1), ("use", 1), ("skip",)}
-    state, _ = act(state, ("use", 1))
+    assert set(RULES.legal_actions(state, A)) == {Use(-1), Use(1), Skip()}
+    state, _ = act(state, Use(1))
     assert state.seats[A].slots[SW] == Slot("SW", READY, SHIELD, 4)
 
 
 def test_case_22_repair():
     broken = (Slot("SW"), Slot("BW", BROKEN), Slot("WD"))
     state = position(energy=(5, 12), slots=(broken, None))
-    assert ("repair", BW) in RULES.legal_actions(state, A)
-    state, events = act(state, ("repair", BW))
+    assert Repair(BW) in RULES.legal_actions(state, A)
+    state, events = act(state, Repair(BW))
     assert state.actions == 3 and state.seats[A].energy == 2  # 1 action + 2 + 1 off-type
     assert state.seats[A].slots[BW].status == REPAIRING
-    state, _ = act(state, ("end_turn",))
+    state, _ = act(state, EndTurn())
     assert state.active == B and state.seats[A].slots[BW].status == REPAIRING  # not during B's turn
     assert (fx.T_WEAPON, BW) not in fx.targets(RULES.book, state, fx.ATTACK_WEAPON, 6)
-    state, events = act(state, ("end_turn",))
+    state, events = act(state, EndTurn())
     assert state.active == A and state.seats[A].slots[BW].status == READY
     assert [e.data["repaired"] for e in events if e.kind == "turn_started"] == [[BW]]
-    assert ("spin", BW) in RULES.legal_actions(state, A)
+    assert SpinWeapon(BW) in RULES.legal_actions(state, A)
 
 
 def test_case_23_free_cancel_and_reuse():
     slots = (Slot("SW"), Slot("BW"), Slot("WD", READY, SHIELD, 2))
     state = position(energy=(4, 0), slots=(slots, None))
-    assert ("spin", WD) not in RULES.legal_actions(state, A)
-    state, _ = act(state, ("cancel", WD))
+    assert SpinWeapon(WD) not in RULES.legal_actions(state, A)
+    state, _ = act(state, Cancel(WD))
     assert state.actions == 4 and state.seats[A].energy == 4
-    state, _ = act(state, ("spin", WD))
+    state, _ = act(state, SpinWeapon(WD))
     assert state.actions == 3 and state.seats[A].energy == 2  # 1 + 1 off-type
 
 
 def test_case_24_heal_cap():
     state = position(lives=(29, 30), energy=(12, 0))
     state, _ = spin(state, SW, "heal", 3, "green")
-    state, _ = act(state, ("use", -1))
+    state, _ = act(state, Use(-1))
     assert lives(state) == (30, 30)
 
 
 @pytest.mark.parametrize("level", [2, 3])
 def test_case_25_one_weapon_per_kind(level):
     state = RULES.initial_state(2, {"level": level})
-    assert not RULES.is_legal(state, A, ("loadout", "H", ("BAMB", "BAMB")))
-    assert RULES.is_legal(state, A, ("loadout", "H", ("BAMB", "YEWB")))
+    assert not RULES.is_legal(state, A, Loadout("H", ("BAMB", "BAMB")))
+    assert RULES.is_legal(state, A, Loadout("H", ("BAMB", "YEWB")))
     with pytest.raises(BadAction, match="only once"):
         RULES.validate_deck({"hero": "H", "weapons": ["BAMB", "BAMB"]})
     assert RULES.validate_deck({"hero": "H", "weapons": ["BAMB", "YEWB"]}) == {"hero": "H", "weapons": ["BAMB", "YEWB"]}
@@ -549,8 +567,8 @@ def test_case_25_one_weapon_per_kind(level):
 def test_case_26_red_field_with_a_decline(level):
     state = position(level=level, energy=(12, 0))
     state, _ = spin(state, SW, "heal", 2, "red")
-    assert ("skip",) in RULES.legal_actions(state, A)
-    state, events = act(state, ("skip",))
+    assert Skip() in RULES.legal_actions(state, A)
+    state, events = act(state, Skip())
     assert lives(state) == (30, 30)
     assert state.active == B
     assert [e.data["reason"] for e in events if e.kind == "main_phase_ended"] == ["field"]

@@ -275,7 +275,8 @@ def printed_range_problems(card_set: CardSet) -> list[str]:
     :returns: one message per problem; empty when the set keeps to every range.
     """
     problems = []
-    for card in (*card_set.heroes, *card_set.weapons):
+    cards: list[Hero | Weapon] = [*card_set.heroes, *card_set.weapons]
+    for card in cards:
         if not re.fullmatch(r"[A-Z]{4}", card.code):
             problems.append(f"{card.code}: a code is 4 capital letters")
     for h in card_set.heroes:
@@ -368,7 +369,7 @@ class HeroRow(NamedTuple):
     code: str
     lives: int
     types: int
-    columns: tuple[ColumnRow, ColumnRow, ColumnRow, ColumnRow]
+    columns: tuple[ColumnRow, ...]  #: one per time of day, in cycle order
 
 
 class WeaponRow(NamedTuple):

@@ -2,7 +2,7 @@
 targets an attack may take, which shields may answer it, and the energy rules
 (``rules/scratch_wars.md`` sections 5.2, 5.4, 6, 7, 8).
 
-Pure functions of a :class:`~.data.CardBook` and a :class:`~.state.State`; the engine lists their
+Pure functions of a :class:`~.data.CardBook` and a :class:`~.state.State`; the rules list their
 results as legal actions and the bots search them.
 """
 
@@ -23,12 +23,9 @@ from .data import (
     CardBook,
     ColumnRow,
 )
-from .state import BROKEN, NO_EFFECT, READY, T_EFFECT, T_HERO, T_WEAPON, State
+from .state import BROKEN, NO_BONUS, NO_EFFECT, READY, T_EFFECT, T_HERO, T_WEAPON, Attack, State
 
-#: A bonus choice: the index of the bonus in the current time-of-day column, or -1 for none.
-NO_BONUS = -1
-
-Target = tuple[int, int]  #: ``(T_HERO | T_WEAPON | T_EFFECT, defender's slot or -1)``
+TargetRef = tuple[int, int]  #: ``(T_HERO | T_WEAPON | T_EFFECT, defender's slot or -1)``
 
 
 def time_of_day(state: State) -> int:
@@ -43,7 +40,7 @@ def day(state: State) -> int:
 
 def column(book: CardBook, state: State, seat: int) -> ColumnRow:
     """``seat``'s hero column for the current time of day."""
-    return book.hero_rows[state.seats[seat].hero].columns[time_of_day(state)]
+    return book.hero_rows[state.seat(seat).hero].columns[time_of_day(state)]
 
 
 def resolves_as(state: State, effect: int) -> int:
@@ -62,8 +59,7 @@ def spin_bonus_options(book: CardBook, state: State) -> list[int]:
     """
     if not state.config.bonuses:
         return [NO_BONUS]
-    spin = state.spin
-    icon = spin.effect
+    icon = state.spin_now().effect
     one_shot = resolves_as(state, icon) in ONE_SHOT
     used = state.used
     negative: list[int] = []
@@ -85,20 +81,20 @@ def bonus_value(book: CardBook, state: State, bonus: int) -> int:
     return column(book, state, state.active).bonuses[bonus].value
 
 
-def targets(book: CardBook, state: State, effect: int, value: int) -> list[Target]:
+def targets(book: CardBook, state: State, effect: int, value: int) -> list[TargetRef]:
     """The targets an attack by ``effect`` with ``value`` may take (sections 6.1, 7.1, 7.2, 8).
 
     attack_hero and permanent_attack: the hero only. attack_weapon: an opponent weapon that is
     ready (not broken, not under repair, holding nothing) or a deferred effect, with durability
     <= ``value``. universal_attack and combo: the hero or any of those.
     """
-    out: list[Target] = []
+    out: list[TargetRef] = []
     if effect != ATTACK_WEAPON:
         out.append((T_HERO, -1))
-    if effect == ATTACK_HERO or effect == PERMANENT_ATTACK:
+    if effect in (ATTACK_HERO, PERMANENT_ATTACK):
         return out
     rows = book.weapon_rows
-    for j, slot in enumerate(state.seats[1 - state.active].slots):
+    for j, slot in enumerate(state.seat(1 - state.active).slots):
         if rows[slot.weapon].durability > value:
             continue
         if slot.held != NO_EFFECT:
@@ -108,19 +104,20 @@ def targets(book: CardBook, state: State, effect: int, value: int) -> list[Targe
     return out
 
 
-def shield_slots(state: State) -> list[int]:
-    """The defender's slots holding a deferred shield that may answer the current attack (section
-    8 step 3, AMBIGUITY 14). A shield targeted by the attack cannot protect itself; shields already
-    spent are gone."""
-    attack = state.attack
+def shield_slots(state: State, attack: Attack | None = None) -> list[int]:
+    """The defender's slots holding a deferred shield that may answer ``attack`` (default: the
+    state's; section 8 step 3, AMBIGUITY 14). A shield targeted by the attack cannot protect itself;
+    shields already spent are gone."""
+    if attack is None:
+        attack = state.attack_now()
     skip = attack.slot if attack.target == T_EFFECT else -1
-    return [j for j, slot in enumerate(state.seats[1 - state.active].slots)
+    return [j for j, slot in enumerate(state.seat(1 - state.active).slots)
             if slot.held == SHIELD and j != skip]
 
 
 def own_combos(state: State) -> list[int]:
     """The active seat's slots holding a deferred combo."""
-    return [j for j, slot in enumerate(state.seats[state.active].slots) if slot.held == COMBO]
+    return [j for j, slot in enumerate(state.seat(state.active).slots) if slot.held == COMBO]
 
 
 def _unused(book: CardBook, state: State, kind: int) -> list[int]:
@@ -160,21 +157,21 @@ def detonate_bonus_options(book: CardBook, state: State, count: int) -> list[int
 
 def is_spinnable(state: State, seat: int, j: int) -> bool:
     """Weapon slot ``j`` is equipped, ready and holds no deferred effect (section 5.2)."""
-    slot = state.seats[seat].slots[j]
+    slot = state.seat(seat).slots[j]
     return slot.status == READY and slot.held == NO_EFFECT
 
 
 def out_of_energy(book: CardBook, state: State) -> bool:
     """Level 3: the active seat has run out of energy (section 5.4, AMBIGUITY 6): energy 0, or too
     little for any spin of a spinnable weapon and any repair of a broken one."""
-    seat = state.seats[state.active]
+    seat = state.seat(state.active)
     energy = seat.energy
     if energy <= 0:
         return True
     for slot in seat.slots:
-        if (slot.status == READY and slot.held == NO_EFFECT) or slot.status == BROKEN:
-            if book.spin_cost(seat.hero, slot.weapon) <= energy:
-                return False
+        usable = (slot.status == READY and slot.held == NO_EFFECT) or slot.status == BROKEN
+        if usable and book.spin_cost(seat.hero, slot.weapon) <= energy:
+            return False
     return True
 
 
@@ -184,7 +181,7 @@ def ends_on_use(field: int) -> bool:
 
 
 __all__ = [
-    "NO_BONUS", "Target", "bonus_value", "can_detonate", "column", "day", "detonate_bonus_options",
+    "NO_BONUS", "TargetRef", "bonus_value", "can_detonate", "column", "day", "detonate_bonus_options",
     "ends_on_use", "is_spinnable", "out_of_energy", "own_combos", "resolves_as", "shield_slots",
     "spin_bonus_options", "targets", "time_of_day",
 ]

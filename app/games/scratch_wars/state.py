@@ -1,8 +1,10 @@
 """Scratch Wars state values: the match options, a seat's hero and weapons, the pending spin and
-attack, and the whole immutable :class:`State` (``rules/scratch_wars.md`` sections 3-8).
+attack, and the whole immutable :class:`State` (``rules/scratch_wars.md`` sections 3-8), with the
+state's JSON form (the match snapshot).
 
-Everything is a ``NamedTuple`` of ints, strings and tuples: immutable, comparable, cheap to build
-(the engine makes a new state for every step). Indices used throughout:
+Every value is a frozen, slotted dataclass of ints, strings and tuples, changed only with
+:func:`evolve` (the engine kit's one state idiom; see its docstring for why it is compiled here).
+Indices used throughout:
 
 * seat 0 / 1 (seat 0 is the spec's player A in the golden cases);
 * a weapon *slot* is its position in the seat's loadout (0-4), so a level-1 loadout may hold the same
@@ -12,12 +14,17 @@ Everything is a ``NamedTuple`` of ints, strings and tuples: immutable, comparabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ..core.rules import Outcome
 
 JSON = Any
+T = TypeVar("T")
+
+GAME = "scratch_wars"  #: the registry id, for error messages
 
 # ------------------------------------------------------------------------------------------ phases
 
@@ -41,6 +48,8 @@ PHASES = (LOADOUT, DRAW_LOADOUTS, START_WEAPON, START_SPIN, START_CHOICE, MAIN, 
 READY, BROKEN, REPAIRING = 0, 1, 2
 STATUS_NAMES = ("ready", "broken", "repairing")
 NO_EFFECT = -1  #: ``Slot.held`` when the weapon holds no deferred effect
+#: A bonus choice is the index of the bonus in the current time-of-day column, or this for none.
+NO_BONUS = -1
 
 # attack sources and targets
 SRC_SPIN, SRC_PERMANENT, SRC_COMBO = 0, 1, 2
@@ -61,35 +70,52 @@ EFFECT_MODES = ("distinguished", "every_effect_attacks")  #: level 2b / 2a (sect
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """The match options a state carries.
+    """The match options a state carries (section 1, 9), and the rule switches they fix.
 
-    :param level: 1, 2 or 3 (section 1).
+    :param level: 1, 2 or 3.
     :param effects: level 2 only: ``"distinguished"`` (2b) or ``"every_effect_attacks"`` (2a).
     :param random_loadouts: skip the loadout phase; chance draws both loadouts.
+    :param distinguished: effects are distinguished (level 3, or 2b); else every segment attacks
+        the hero.
+    :param bonuses: hero bonuses apply (level >= 2).
+    :param energy: energy is paid and gained (level 3).
+    :param day_cycle: times of day and the day-3 penalty (level >= 2).
+
+    Build it with :meth:`of`: the switches are functions of the options (checked on
+    construction; read on every step, so they are plain fields, not properties).
+
+    :raises ValueError: switches that do not match the options.
     """
 
     level: int = 3
     effects: str = "distinguished"
     random_loadouts: bool = False
-    #: effects are distinguished (level 3, or 2b); else every segment is an attack on the hero
-    distinguished: bool = field(init=False, compare=False, repr=False)
-    bonuses: bool = field(init=False, compare=False, repr=False)  #: hero bonuses (level >= 2)
-    energy: bool = field(init=False, compare=False, repr=False)  #: energy (level 3)
-    day_cycle: bool = field(init=False, compare=False, repr=False)  #: times of day, day 3 (level >= 2)
+    distinguished: bool = True
+    bonuses: bool = True
+    energy: bool = True
+    day_cycle: bool = True
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "distinguished",
-                           self.level == 3 or (self.level == 2 and self.effects == "distinguished"))
-        object.__setattr__(self, "bonuses", self.level >= 2)
-        object.__setattr__(self, "energy", self.level == 3)
-        object.__setattr__(self, "day_cycle", self.level >= 2)
+        if (self.distinguished, self.bonuses, self.energy, self.day_cycle) != _switches(self.level, self.effects):
+            raise ValueError(f"scratch_wars: the rule switches of {self!r} do not fit its level; use Config.of")
+
+    @staticmethod
+    def of(level: int = 3, effects: str = "distinguished", random_loadouts: bool = False) -> Config:
+        """The config of these options, with their switches."""
+        return Config(level, effects, random_loadouts, *_switches(level, effects))
 
     def to_json(self) -> dict[str, JSON]:
-        """The options as a JSON object."""
+        """The options as a JSON object ``{"level", "effects", "random_loadouts"}`` (the switches follow)."""
         return {"level": self.level, "effects": self.effects, "random_loadouts": self.random_loadouts}
 
 
-class Slot(NamedTuple):
+def _switches(level: int, effects: str) -> tuple[bool, bool, bool, bool]:
+    """``(distinguished, bonuses, energy, day_cycle)`` at ``level`` with ``effects`` (sections 1, 9)."""
+    return level == 3 or (level == 2 and effects == "distinguished"), level >= 2, level == 3, level >= 2
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
     """One equipped weapon: its card code, ``status`` (``READY``/``BROKEN``/``REPAIRING``) and the
     deferred effect it holds (``held`` = effect index or ``NO_EFFECT``, with its fixed ``value``)."""
 
@@ -99,7 +125,8 @@ class Slot(NamedTuple):
     value: int = 0
 
 
-class Seat(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Seat:
     """A seat's hero: card code, lives (may go below 0 at the end), energy and weapon slots."""
 
     hero: str
@@ -108,7 +135,8 @@ class Seat(NamedTuple):
     slots: tuple[Slot, ...]
 
 
-class Spin(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Spin:
     """The pending spin of the active seat: the weapon slot, then (after chance) the segment index
     and its printed ``effect``, ``value`` and ``field``; ``segment == -1`` while the wheel turns."""
 
@@ -119,7 +147,8 @@ class Spin(NamedTuple):
     field: int = -1
 
 
-class Attack(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Attack:
     """An attack being resolved (section 8).
 
     :param source: ``SRC_SPIN``, ``SRC_PERMANENT`` or ``SRC_COMBO``.
@@ -142,7 +171,11 @@ class Attack(NamedTuple):
     origin: int = -1
 
 
-class State(NamedTuple):
+Seats = tuple[Seat | None, Seat | None]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
     """An immutable Scratch Wars position.
 
     :param config: the match options.
@@ -162,11 +195,14 @@ class State(NamedTuple):
     :param start: ``(weapon slot 0, weapon slot 1, segment 0, segment 1)`` of the start spin, or ``()``.
     :param random_seats: seats whose loadout chance draws (``DRAW_LOADOUTS``).
     :param outcome: the result once over.
+
+    Outside the loadout phases both seats are set; :meth:`seat` reads one of them, and
+    :meth:`spin_now` / :meth:`attack_now` the spin or attack a phase works on.
     """
 
     config: Config
     phase: str
-    seats: tuple[Seat | None, Seat | None]
+    seats: Seats
     starter: int = -1
     active: int = -1
     round: int = 0
@@ -181,70 +217,157 @@ class State(NamedTuple):
     random_seats: tuple[int, ...] = ()
     outcome: Outcome | None = None
 
+    def seat(self, i: int) -> Seat:
+        """Seat ``i``, once the loadouts are known.
 
-def _fast_replace(cls: Any) -> Any:
-    """A faster ``cls._replace`` (``NamedTuple._replace`` costs several microseconds on a wide tuple)."""
-    index = {f: i for i, f in enumerate(cls._fields)}
-    new = tuple.__new__
+        :raises ValueError: seat ``i`` has no loadout yet (the loadout phases).
+        """
+        seat = self.seats[i]
+        if seat is None:
+            raise ValueError(f"scratch_wars: seat {i} has no loadout yet (phase {self.phase!r})")
+        return seat
 
-    def replace(obj: Any, **changes: Any) -> Any:
-        values = list(obj)
-        for key, value in changes.items():
-            values[index[key]] = value
-        return new(cls, values)
+    def spin_now(self) -> Spin:
+        """The pending spin (phases ``SPIN`` and ``DECIDE``, and an attack it started).
 
-    replace.__doc__ = f"``obj`` ({cls.__name__}) with the given fields replaced."
-    return replace
+        :raises ValueError: no spin is pending.
+        """
+        spin = self.spin
+        if spin is None:
+            raise ValueError(f"scratch_wars: no spin is pending (phase {self.phase!r})")
+        return spin
+
+    def attack_now(self) -> Attack:
+        """The attack being resolved (phases ``TARGET`` and ``SHIELD``).
+
+        :raises ValueError: no attack is being resolved.
+        """
+        attack = self.attack
+        if attack is None:
+            raise ValueError(f"scratch_wars: no attack is being resolved (phase {self.phase!r})")
+        return attack
 
 
-replace_state = _fast_replace(State)
-replace_seat = _fast_replace(Seat)
-replace_slot = _fast_replace(Slot)
-replace_attack = _fast_replace(Attack)
+# ----------------------------------------------------------------------------------------- evolve
+
+class _Evolvers(dict[tuple[type, ...], Callable[..., Any]]):
+    """``(class, *changed field names)`` -> its compiled evolver, compiled on first use."""
+
+    def __missing__(self, key: tuple[Any, ...]) -> Callable[..., Any]:
+        evolver = self[key] = _compile_evolver(key[0], key[1:])
+        return evolver
 
 
-def set_seat(seats: tuple[Seat | None, Seat | None], i: int, seat: Seat) -> tuple[Seat | None, Seat | None]:
+_EVOLVERS = _Evolvers()
+
+
+def evolve(obj: T, /, **changes: Any) -> T:
+    """A copy of the frozen, slotted dataclass ``obj`` with ``changes``: the same contract as
+    :func:`app.games.core.evolve` (no ``__init__`` or ``__post_init__``; the caller keeps the
+    invariants), through a function compiled once per class and set of changed fields that sets
+    each slot of the copy directly.
+
+    A drop-in for the kit's version, kept here because a random duel makes about 140 states and
+    the kit's loop over the fields costs about 3 times as much (``bench/bench_scratch_wars.py``);
+    it belongs in ``app/games/core/state.py``, and then this one goes.
+
+    :raises TypeError: a name in ``changes`` is not a field of ``obj``.
+    """
+    key: tuple[Any, ...] = (type(obj), *changes)
+    new: T = _EVOLVERS[key](obj, **changes)
+    return new
+
+
+def _compile_evolver(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
+    """``def evolve_<Class>(obj, /, <changed fields>)``: a new instance whose slots are set through
+    their descriptors (as ``dataclasses`` does for ``__init__``), from the arguments for the changed
+    fields and from ``obj`` for the others.
+
+    :raises TypeError: a changed name that is not a field of ``cls``.
+    """
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(changed) - set(names))
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def evolve_{cls.__name__}(obj, /, {', '.join(changed)}):", "    new = _new(_cls)"]
+    for n in names:
+        scope[f"_set_{n}"] = getattr(cls, n).__set__
+        lines.append(f"    _set_{n}(new, {n if n in changed else 'obj.' + n})")
+    lines.append("    return new")
+    exec("\n".join(lines), scope)  # generated from the dataclass's own field names
+    evolver: Callable[..., Any] = scope[f"evolve_{cls.__name__}"]
+    return evolver
+
+
+def set_seat(seats: Seats, i: int, seat: Seat) -> Seats:
     """``seats`` with seat ``i`` replaced."""
     return (seat, seats[1]) if i == 0 else (seats[0], seat)
 
 
 def set_slot(seat: Seat, j: int, slot: Slot) -> Seat:
     """``seat`` with weapon slot ``j`` replaced."""
-    slots = seat.slots
-    return tuple.__new__(Seat, (seat.hero, seat.lives, seat.energy, slots[:j] + (slot,) + slots[j + 1:]))
+    return evolve(seat, slots=replace_at(seat.slots, j, slot))
+
+
+def replace_at(items: tuple[T, ...], i: int, item: T) -> tuple[T, ...]:
+    """``items`` with the one at index ``i`` replaced by ``item``."""
+    return (*items[:i], item, *items[i + 1:])
 
 
 # ------------------------------------------------------------------------------------------- JSON
 
 
+def _seat_json(s: Seat | None) -> JSON:
+    if s is None:
+        return None
+    return {"hero": s.hero, "lives": s.lives, "energy": s.energy,
+            "slots": [[sl.weapon, sl.status, sl.held, sl.value] for sl in s.slots]}
+
+
 def encode_state(state: State) -> dict[str, JSON]:
-    """The whole state as JSON (the match snapshot)."""
+    """The whole state as JSON (the match snapshot)::
 
-    def seat(s: Seat | None) -> JSON:
-        if s is None:
-            return None
-        return {"hero": s.hero, "lives": s.lives, "energy": s.energy,
-                "slots": [[sl.weapon, sl.status, sl.held, sl.value] for sl in s.slots]}
+        {"config": {"level", "effects", "random_loadouts"}, "phase", "seats": [seat | null] x2,
+         "starter", "active", "round", "actions", "used", "ending",
+         "spin": [slot, segment, effect, value, field] | null,
+         "attack": [source, effect, value, declared, target, slot, [shields], origin] | null,
+         "queue", "combos", "start", "random_seats", "outcome": Outcome.to_json() | null}
 
+    A seat is ``{"hero", "lives", "energy", "slots": [[weapon, status, held, value], ...]}``.
+    """
+    spin, attack = state.spin, state.attack
     return {
         "config": state.config.to_json(),
         "phase": state.phase,
-        "seats": [seat(state.seats[0]), seat(state.seats[1])],
+        "seats": [_seat_json(state.seats[0]), _seat_json(state.seats[1])],
         "starter": state.starter,
         "active": state.active,
         "round": state.round,
         "actions": state.actions,
         "used": state.used,
         "ending": state.ending,
-        "spin": None if state.spin is None else list(state.spin),
-        "attack": None if state.attack is None else [*state.attack[:6], list(state.attack.shields),
-                                                     state.attack.origin],
+        "spin": None if spin is None else [spin.slot, spin.segment, spin.effect, spin.value, spin.field],
+        "attack": None if attack is None else [attack.source, attack.effect, attack.value, attack.declared,
+                                               attack.target, attack.slot, list(attack.shields), attack.origin],
         "queue": list(state.queue),
         "combos": list(state.combos),
         "start": list(state.start),
         "random_seats": list(state.random_seats),
         "outcome": None if state.outcome is None else state.outcome.to_json(),
     }
+
+
+def _decode_seat(s: JSON) -> Seat | None:
+    if s is None:
+        return None
+    return Seat(str(s["hero"]), int(s["lives"]), int(s["energy"]),
+                tuple(Slot(str(w), int(st), int(h), int(v)) for w, st, h, v in s["slots"]))
+
+
+def _decode_attack(a: JSON) -> Attack:
+    source, effect, value, declared, target, slot = (int(x) for x in a[:6])
+    return Attack(source, effect, value, declared, target, slot, tuple(int(x) for x in a[6]), int(a[7]))
 
 
 def decode_state(obj: JSON) -> State:
@@ -255,27 +378,19 @@ def decode_state(obj: JSON) -> State:
     try:
         if obj["phase"] not in PHASES:
             raise ValueError(f"unknown phase {obj['phase']!r}")
-
-        def seat(s: JSON) -> Seat | None:
-            if s is None:
-                return None
-            return Seat(str(s["hero"]), int(s["lives"]), int(s["energy"]),
-                        tuple(Slot(str(w), int(st), int(h), int(v)) for w, st, h, v in s["slots"]))
-
-        attack = obj["attack"]
+        spin, attack = obj["spin"], obj["attack"]
         return State(
-            config=Config(**obj["config"]),
+            config=Config.of(**obj["config"]),
             phase=obj["phase"],
-            seats=(seat(obj["seats"][0]), seat(obj["seats"][1])),
+            seats=(_decode_seat(obj["seats"][0]), _decode_seat(obj["seats"][1])),
             starter=int(obj["starter"]),
             active=int(obj["active"]),
             round=int(obj["round"]),
             actions=int(obj["actions"]),
             used=int(obj["used"]),
             ending=bool(obj["ending"]),
-            spin=None if obj["spin"] is None else Spin(*(int(x) for x in obj["spin"])),
-            attack=None if attack is None else Attack(*(int(x) for x in attack[:6]),
-                                                      tuple(int(x) for x in attack[6]), int(attack[7])),
+            spin=None if spin is None else Spin(*(int(x) for x in spin)),
+            attack=None if attack is None else _decode_attack(attack),
             queue=tuple(int(x) for x in obj["queue"]),
             combos=tuple(int(x) for x in obj["combos"]),
             start=tuple(int(x) for x in obj["start"]),
