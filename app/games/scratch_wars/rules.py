@@ -128,7 +128,9 @@ class ScratchWars(BaseRules[State, ScratchAction]):
     title: ClassVar[str] = "Scratch Wars"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    information: ClassVar[str] = "imperfect"  #: the loadouts and start weapons are chosen hidden
+    #: nothing in the state is hidden: the loadouts and start weapons are chosen simultaneously, and the
+    #: driver (not the state) keeps a choice hidden until both seats have chosen
+    information: ClassVar[str] = "perfect"
     default_options: ClassVar[Mapping[str, JSON]] = {"level": 3, "effects": "distinguished", "random_loadouts": False}
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {"level": LEVELS, "effects": EFFECT_MODES}
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = (
