@@ -56,7 +56,7 @@ async def test_old_matches_replay_to_their_stored_snapshots(tmp_path):
                 continue
             rules = get_rules(m.game, m.options)
             state, pending = await service.rebuild(m.id)
-            assert rules.encode_state(state) == m.state, f"match {m.id} ({m.game} {m.options})"
+            assert rules.decode_state(m.state) == state, f"match {m.id} ({m.game} {m.options})"
             assert {str(k): rules.encode_action(v) for k, v in pending.items()} == (m.pending or {})
             replayed += 1
         assert replayed == 28

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .data import FIRE, RUNES, WATER
+from .old_notes import StepParams, parse_old_note
 
 JSON = Any
 
@@ -34,12 +35,8 @@ _CONDITION = {
     "opp_no_modifier": _OPP_NO_MOD, "opp_base_destruction_zero": _OPP_NO_DES,
     "opp_base_construction_zero": _OPP_NO_CON,
 }
-_CONDITION_TEXT = {
-    _WATER_ANY: "Water was played", _WATER_SELF: "own Water", _WATER_OPP: "opponent's Water",
-    _FIRE_ANY: "Fire was played", _FIRE_SELF: "own Fire", _FIRE_OPP: "opponent's Fire",
-    _OPP_NO_MOD: "opponent played no modifier", _OPP_NO_DES: "opponent played no destruction",
-    _OPP_NO_CON: "opponent played no construction",
-}
+#: condition number -> its id in ``runes.yaml`` (a step's ``condition`` param)
+_CONDITION_ID = {number: cid for cid, number in _CONDITION.items()}
 
 # modifier effects
 (_NONE, _ENABLER, _ANNUL, _DOUBLE_S, _DOUBLE_R, _DIFF_S, _DIFF_R, _SWAP_SELF, _SWAP_OPP, _SWAP_S,
@@ -129,7 +126,20 @@ class Step:
     :param rune: the rune id; :param seat: who played it (0 = A, 1 = B);
     :param order: its order number (``None`` for Fire, Water, Zero);
     :param S: construction of seats (0, 1) after this step; :param R: destruction likewise;
-    :param note: a short English description for the log ("+6 construction (Water was played)").
+    :param code: what the step did, for the pages to put into words (``static/js/messages.js``,
+        ``br.step.<code>``); :param params: its parameters, (name, value) pairs sorted by name.
+        ``what``, ``bonus_what`` and ``source`` are ``"S"`` (construction) or ``"R"``
+        (destruction); ``seat`` is a seat index; ``condition`` a condition id of ``runes.yaml``:
+
+        - ``enables`` (Fire, Water); ``annulled`` / ``zero_no_effect`` (Zero, with or without
+          Fire or Water in the turn);
+        - ``points`` (base, what; with bonus, bonus_what, condition when the bonus applies): a
+          construction or destruction rune;
+        - ``cross`` (gain, what, source): the cross term of S1+r (what S, source R) or R1+s;
+        - ``doubled`` (what, value); ``equal`` (what) / ``leads`` (seat, what, gain): Difference;
+        - ``swap_self``, ``swap_opp``, ``swap_s``, ``swap_r``;
+        - ``swap_all`` (a, b: the scores after the swap), ``swap_all_no_effect`` (Fire and Water
+          not both played), ``swap_all_annulled`` (the turn is annulled).
     """
 
     rune: str
@@ -137,17 +147,40 @@ class Step:
     order: int | None
     S: tuple[int, int]
     R: tuple[int, int]
-    note: str
+    code: str
+    params: StepParams = ()
 
     def to_json(self) -> dict[str, JSON]:
-        """``{"rune", "seat", "order", "S": [a, b], "R": [a, b], "note"}``."""
+        """``{"rune", "seat", "order", "S": [a, b], "R": [a, b], "code", "params": {name: value}}``."""
         return {"rune": self.rune, "seat": self.seat, "order": self.order,
-                "S": list(self.S), "R": list(self.R), "note": self.note}
+                "S": list(self.S), "R": list(self.R), "code": self.code, "params": dict(self.params)}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, JSON]) -> Step:
-        """Inverse of :meth:`to_json`."""
-        return cls(obj["rune"], int(obj["seat"]), obj["order"], _pair(obj["S"]), _pair(obj["R"]), obj["note"])
+        """Inverse of :meth:`to_json`; a step stored before codes (an English ``note`` instead of
+        ``code`` and ``params``) is read through :func:`~.old_notes.parse_old_note`.
+
+        :raises ValueError: a note the old resolver never wrote, or a param that is not an int or str.
+        """
+        if "code" in obj:
+            code = str(obj["code"])
+            params = _params(obj.get("params") or {})
+        else:
+            code, params = parse_old_note(obj["note"])
+        return cls(obj["rune"], int(obj["seat"]), obj["order"], _pair(obj["S"]), _pair(obj["R"]), code, params)
+
+
+def _params(values: Mapping[str, JSON]) -> StepParams:
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValueError(f"battle_runes: step param {name!r} is {value!r}, not an int or a string")
+    return tuple(sorted(values.items()))
+
+
+def _step(
+    rune: str, seat: int, order: int | None, S: IntPair, R: IntPair, code: str, /, **params: int | str
+) -> Step:
+    return Step(rune, seat, order, S, R, code, tuple(sorted(params.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,11 +332,9 @@ def _resolve(
         for p in (0, 1):
             for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
                 if row.effect == _ENABLER:
-                    rec.append(Step(rid, p, row.order, (0, 0), (0, 0), "enables bonuses"))
+                    rec.append(_step(rid, p, row.order, (0, 0), (0, 0), "enables"))
                 elif row.effect == _ANNUL:
-                    note = ("turn annulled: Fire or Water was played" if annulled
-                            else "no effect: no Fire or Water played")
-                    rec.append(Step(rid, p, row.order, (0, 0), (0, 0), note))
+                    rec.append(_step(rid, p, row.order, (0, 0), (0, 0), "annulled" if annulled else "zero_no_effect"))
     if annulled:
         zero2 = (0, 0)
         swaps = 0
@@ -314,7 +345,7 @@ def _resolve(
             for p in (0, 1):
                 for rid, row in zip(picks[p], row_lists[p]):  # noqa: B905 - equal by construction
                     if row.effect == _SWAP_ALL:
-                        rec.append(Step(rid, p, row.order, zero2, zero2, "no effect: the turn is annulled"))
+                        rec.append(_step(rid, p, row.order, zero2, zero2, "swap_all_annulled"))
         return True, zero2, zero2, zero2, zero2, (score_a, score_b), swaps, after, fire, water
 
     # kind_counts[p][kind]: how many construction / destruction / modifier runes p played
@@ -368,12 +399,14 @@ def _resolve(
                     else:
                         R[p] += row.bonus
                 if rec is not None:
-                    what = "construction" if pts_index == 0 else "destruction"
-                    note = f"+{row.base} {what}"
+                    what = "S" if pts_index == 0 else "R"
                     if hit:
-                        bonus_what = "construction" if bonus_to == 0 else "destruction"
-                        note += f", +{row.bonus} {bonus_what} ({_CONDITION_TEXT[c]})"
-                    rec.append(Step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), note))
+                        rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "points", base=row.base,
+                                         what=what, bonus=row.bonus, bonus_what="S" if bonus_to == 0 else "R",
+                                         condition=_CONDITION_ID[c]))
+                    else:
+                        rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "points", base=row.base,
+                                         what=what))
 
     # Step 4: cross terms, both reading the pre-cross values (AMBIGUITY 6).
     s0 = (S[0], S[1])
@@ -383,13 +416,13 @@ def _resolve(
             if row.cross == _CROSS_ADD_R:
                 S[p] += r0[p]
                 if rec is not None:
-                    rec.append(Step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]),
-                                    f"+{r0[p]} construction (own destruction)"))
+                    rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "cross",
+                                     gain=r0[p], what="S", source="R"))
             elif row.cross == _CROSS_ADD_S:
                 R[p] += s0[p]
                 if rec is not None:
-                    rec.append(Step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]),
-                                    f"+{s0[p]} destruction (own construction)"))
+                    rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "cross",
+                                     gain=s0[p], what="R", source="S"))
     base_s = (S[0], S[1])
     base_r = (R[0], R[1])
 
@@ -404,37 +437,37 @@ def _resolve(
         row = row_lists[p][i]
         e = row.effect
         o = 1 - p
-        note = ""
+        params: dict[str, int | str] = {}
         if e == _DOUBLE_S:
             S[p] *= 2
-            note = f"own construction doubled to {S[p]}"
+            code, params = "doubled", {"what": "S", "value": S[p]}
         elif e == _DOUBLE_R:
             R[p] *= 2
-            note = f"own destruction doubled to {R[p]}"
+            code, params = "doubled", {"what": "R", "value": R[p]}
         elif e in (_DIFF_S, _DIFF_R):
             v = S if e == _DIFF_S else R
-            what = "construction" if e == _DIFF_S else "destruction"
+            what = "S" if e == _DIFF_S else "R"
             if v[0] == v[1]:
-                note = f"equal {what}: no effect"
+                code, params = "equal", {"what": what}
             else:
                 leader = 0 if v[0] > v[1] else 1
                 gain = 2 * abs(v[0] - v[1])
                 v[leader] += gain
-                note = f"seat {leader} leads in {what}: +{gain}"
+                code, params = "leads", {"seat": leader, "what": what, "gain": gain}
         elif e == _SWAP_SELF:
             S[p], R[p] = R[p], S[p]
-            note = "own construction and destruction swapped"
+            code = "swap_self"
         elif e == _SWAP_OPP:
             S[o], R[o] = R[o], S[o]
-            note = "opponent's construction and destruction swapped"
+            code = "swap_opp"
         elif e == _SWAP_S:
             S[0], S[1] = S[1], S[0]
-            note = "construction swapped between the seats"
+            code = "swap_s"
         else:  # _SWAP_R
             R[0], R[1] = R[1], R[0]
-            note = "destruction swapped between the seats"
+            code = "swap_r"
         if rec is not None:
-            rec.append(Step(picks[p][i], p, row.order, (S[0], S[1]), (R[0], R[1]), note))
+            rec.append(_step(picks[p][i], p, row.order, (S[0], S[1]), (R[0], R[1]), code, **params))
 
     # Step 9: settlement, then Swap-All on the whole totals (AMBIGUITY 8).
     settled = (score_a + S[0] - R[1], score_b + S[1] - R[0])
@@ -458,9 +491,8 @@ def _swap_all(
             if fire_any and water_any:
                 a, b = b, a
                 swaps += 1
-                note = f"whole scores swapped: now {a} / {b}"
-            else:
-                note = "no effect: Fire and Water were not both played"
-            if rec is not None:
-                rec.append(Step(rid, p, row.order, fin_s, fin_r, note))
+                if rec is not None:
+                    rec.append(_step(rid, p, row.order, fin_s, fin_r, "swap_all", a=a, b=b))
+            elif rec is not None:
+                rec.append(_step(rid, p, row.order, fin_s, fin_r, "swap_all_no_effect"))
     return swaps, (a, b)

@@ -5,8 +5,11 @@ A state is a frozen slotted dataclass changed only with :func:`app.games.core.ev
 part of the value (compared, hashed, serialised); nothing is cached on it.
 
 The JSON form (:func:`encode_state`) is the match snapshot stored in the database; it holds the
-secret deck orders. It is frozen: snapshots written before the engine kit decode to equal states and
-re-encode to the same JSON (``tests/games/fixtures/battle_runes_replays.json``).
+secret deck orders. It is frozen but for one change: a resolution step of ``last`` is written as
+``code`` and ``params`` (issue 8 item 7) where snapshots written before held an English ``note``,
+which :meth:`~.resolve.Step.from_json` still reads. Snapshots written before the engine kit decode to
+states equal to those their logs replay to, and re-encode to the same JSON apart from those steps
+(``tests/games/fixtures/battle_runes_replays.json``).
 """
 
 from __future__ import annotations

@@ -62,7 +62,8 @@ export function shortLabel(id) {
 }
 
 /** The words of one resolution step: the engine's {code, params} through static/js/messages.js
- * (a `seat` param is named), or its `note` sentence from an engine that sends no code. */
+ * (a `seat` param is named), or, for a turn_resolved event stored before steps carried codes, its
+ * English `note` sentence (with "seat 0"/"seat 1" named). */
 export function stepText(st, nm) {
   if (st.code && knows(`br.step.${st.code}`)) {
     const p = { ...(st.params || {}) };
