@@ -48,11 +48,17 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     #: a bug or an outage on the server; the message says nothing more
     INTERNAL_ERROR = "internal_error"
+    #: a change sent as a form (or text) to a JSON route (``content_type``): send ``application/json``
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    #: a websocket refused because too many are open (``limit``; ``per``: ``user``, ``address`` or
+    #: ``match`` for anonymous spectators of one match, ``anonymous_address`` for those of one address)
+    TOO_MANY_CONNECTIONS = "too_many_connections"
 
     # --- who may do what ---------------------------------------------------------------------------
     #: nobody is logged in, or this viewer may not watch
     UNAUTHORIZED = "unauthorized"
-    #: logged in, but not allowed (not your match, no seat in it)
+    #: logged in, but not allowed (not your match, no seat in it); also a cookie-authenticated change
+    #: or websocket from another site's page (``reason``: ``origin``)
     FORBIDDEN = "forbidden"
     #: no such match, game, deck or page (``match_id``, ``game``, ``deck_id``)
     NOT_FOUND = "not_found"
@@ -70,6 +76,10 @@ class ErrorCode(StrEnum):
     # --- decks ---------------------------------------------------------------------------------------
     #: the game's rules refuse a saved deck (``game``; the message says why)
     BAD_DECK = "bad_deck"
+    #: the player already has the most saved decks allowed (``limit``)
+    TOO_MANY_DECKS = "too_many_decks"
+    #: the account already has the most API tokens allowed (``limit``): revoke one first
+    TOO_MANY_TOKENS = "too_many_tokens"
 
     # --- matches -------------------------------------------------------------------------------------
     #: unsupported game, options, player count or computer seats

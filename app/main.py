@@ -12,8 +12,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.api.errors import install_error_handlers
+from app.api.origin import SameOriginMiddleware
 from app.db.session import make_engine, make_sessionmaker
 from app.logging import configure_logging
 from app.settings import ROOT, Settings, get_settings
@@ -31,22 +33,27 @@ def create_app(settings: Settings | None = None, *, clock=None, start_workers: b
     engine = make_engine(settings.database_url)
     sessionmaker = make_sessionmaker(engine)
 
+    from app.gateway.budget import SocketBudget
+    from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
     from app.matches.service import MatchService
-    from app.matches.clock import SystemClock
+    from app.users.revocations import make_revocations
 
     hub = make_hub(settings.redis_url)
     service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock())
+    revocations = make_revocations(settings.redis_url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        await revocations.start()
         if start_workers:
             await service.start_workers()
         try:
             yield
         finally:
             await service.stop_workers()
+            await revocations.stop()
             await hub.stop()
             await engine.dispose()
 
@@ -62,6 +69,8 @@ def create_app(settings: Settings | None = None, *, clock=None, start_workers: b
     app.state.sessionmaker = sessionmaker
     app.state.hub = hub
     app.state.matches = service
+    app.state.revocations = revocations
+    app.state.ws_budget = SocketBudget.from_settings(settings)
 
     app.add_middleware(
         SessionMiddleware,
@@ -71,6 +80,10 @@ def create_app(settings: Settings | None = None, *, clock=None, start_workers: b
         same_site="lax",
         https_only=settings.cookie_https_only,
     )
+    # cookie-authenticated changes and websockets only from this site's pages (app/api/origin.py)
+    app.add_middleware(SameOriginMiddleware, allowed_origins=settings.allowed_origins, session_cookie="arena_session")
+    if settings.trusted_proxies:  # the client address from X-Forwarded-For, only from these peers
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     install_error_handlers(app)
 
     from app.api.routes import router as api_router

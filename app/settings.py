@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-insecure-change-me"
@@ -38,6 +38,19 @@ class Settings(BaseSettings):
     ws_max_frame_bytes: int = 16_384
     #: seconds a computer seat waits before acting, so people can follow
     bot_delay_seconds: float = 0.6
+    #: where computer moves are chosen: "process" (a worker pool; the default), "thread", or
+    #: "inline" (on the event loop: debugging only)
+    bot_pool: Literal["process", "thread", "inline"] = "process"
+    #: workers in the bot pool
+    bot_workers: int = Field(default=2, ge=1, le=64)
+    #: the time budget a bot gets for one move, in milliseconds (bots turn it into an amount of work)
+    bot_budget_ms: int = Field(default=50, ge=1, le=60_000)
+    #: seconds to wait for a bot's move before giving up on it (a later sweep tries again)
+    bot_timeout_seconds: float = Field(default=30.0, gt=0)
+    #: modules the bot workers import at start: games or bot levels registered outside app/games
+    bot_worker_imports: list[str] = []
+    #: how much lower the bot worker processes' CPU priority is (0-19), so people are answered first
+    bot_worker_nice: int = Field(default=10, ge=0, le=19)
     #: seconds between sweeps for overdue clocks
     clock_tick_seconds: float = 0.5
     #: a waiting match nobody joins is aborted after this many seconds
@@ -50,6 +63,36 @@ class Settings(BaseSettings):
     #: mark the session cookie Secure (HTTPS only); defaults to true in production
     session_https_only: bool | None = None
     log_json: bool = False
+    #: addresses or networks ("10.0.0.0/8") of the reverse proxies whose ``X-Forwarded-For`` and
+    #: ``X-Forwarded-Proto`` are believed; comma-separated; empty (the default): nobody's
+    trusted_proxies: Annotated[list[str], NoDecode] = []
+    #: origins ("https://games.example") besides this site's own whose pages may send
+    #: cookie-authenticated changes and open websockets; comma-separated
+    allowed_origins: Annotated[list[str], NoDecode] = []
+    #: websockets one user may have open at once (per server process)
+    ws_max_sockets_per_user: int = Field(default=12, ge=1)
+    #: websockets one client address may have open at once (per server process)
+    ws_max_sockets_per_address: int = Field(default=48, ge=1)
+    #: anonymous spectator sockets on one match (per server process)
+    ws_max_anonymous_per_match: int = Field(default=100, ge=0)
+    #: anonymous spectator sockets from one client address (per server process)
+    ws_max_anonymous_per_address: int = Field(default=6, ge=0)
+    #: websocket frames one user may send across all their sockets
+    ws_user_rate_limit: str = "100/10second"
+    #: websocket frames one client address may send across all its sockets
+    ws_address_rate_limit: str = "200/10second"
+    #: saved decks one player may have
+    max_decks_per_user: int = Field(default=100, ge=0)
+    #: API tokens (not browser sessions) one account may have
+    max_tokens_per_user: int = Field(default=20, ge=0)
+
+    @field_validator("trusted_proxies", "allowed_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """``"a, b"`` (as an environment variable gives it) -> ``["a", "b"]``; a list stays."""
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Request, Response
 
 from app.decks import service
 from app.decks.schemas import DeckIn, DeckUpdate
@@ -22,9 +22,11 @@ async def list_decks(session: SessionDep, user: CurrentUser, game: str | None = 
 
 
 @router.post("", status_code=201)
-async def create_deck(body: DeckIn, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
-    """Save a deck; the game's rules check it (422 ``bad_deck`` with the reason)."""
-    return service.deck_json(await service.create_deck(session, user.id, body.game, body.name, body.data))
+async def create_deck(body: DeckIn, request: Request, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
+    """Save a deck; the game's rules check it (422 ``bad_deck`` with the reason); 429
+    ``too_many_decks`` past ``settings.max_decks_per_user``."""
+    limit = request.app.state.settings.max_decks_per_user
+    return service.deck_json(await service.create_deck(session, user.id, body.game, body.name, body.data, limit=limit))
 
 
 @router.get("/{deck_id}")

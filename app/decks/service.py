@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -12,6 +12,7 @@ from app.db.base import utcnow
 from app.decks.models import Deck
 from app.errors import DomainError, ErrorCode
 from app.games.core import GameError, all_games
+from app.users.service import lock_user
 
 
 def deck_json(deck: Deck) -> dict[str, Any]:
@@ -73,12 +74,28 @@ async def save(session: AsyncSession, deck: Deck) -> Deck:
     return deck
 
 
-async def create_deck(session: AsyncSession, user_id: int, game: str, name: str, data: dict[str, Any]) -> Deck:
+async def create_deck(
+    session: AsyncSession, user_id: int, game: str, name: str, data: dict[str, Any], *, limit: int | None = None
+) -> Deck:
     """Validate and store a new deck.
 
-    :raises DomainError: ``not_found``, ``bad_deck`` (see :func:`validate`), ``name_taken``.
+    :param limit: the most decks the user may have, of all games (None: no cap); counted with the
+        user's row locked (:func:`app.users.service.lock_user`), in the transaction that adds the
+        deck, so concurrent requests cannot pass it together.
+    :raises DomainError: ``not_found``, ``bad_deck`` (see :func:`validate`), ``name_taken``,
+        ``too_many_decks`` (``params``: ``{"limit"}``).
     """
-    deck = Deck(user_id=user_id, game=game, name=name.strip(), data=validate(game, data))
+    normal = validate(game, data)
+    if limit is not None:
+        await lock_user(session, user_id)
+        count = await session.scalar(select(func.count()).select_from(Deck).where(Deck.user_id == user_id))
+        if (count or 0) >= limit:
+            await session.rollback()
+            raise DomainError(
+                ErrorCode.TOO_MANY_DECKS, f"you may keep at most {limit} decks; delete one first",
+                params={"limit": limit},
+            )
+    deck = Deck(user_id=user_id, game=game, name=name.strip(), data=normal)
     session.add(deck)
     return await save(session, deck)
 

@@ -8,6 +8,19 @@ hears of from the hub. It never decides a rule. Every frame it sends is built by
 
 A bad frame gets an ``error`` and the connection stays open; nothing in the match changes.
 Besides the codes of DESIGN.md section 4, ``not_started`` (the match waits for players) can appear.
+
+Held under abuse:
+
+- budgets (:mod:`app.gateway.budget`): too many open sockets (per user, per address, anonymous
+  per match and per address) gets an ``error`` frame ``too_many_connections`` and a close with
+  :data:`TRY_AGAIN_LATER`; too many frames (per connection, per user, per address; ``hello``
+  included) gets ``rate_limited`` and the socket stays open;
+- credentials: each socket is subscribed to the credential it was opened with
+  (:mod:`app.users.revocations`); when that token is revoked or its session logged out, on any
+  process, the socket gets ``unauthorized`` (``params.reason``: ``revoked``) and is closed with
+  :data:`POLICY_VIOLATION`, and no frame of it is handled any more;
+- a closed socket is sent nothing more: the first send that finds it closed ends the connection's
+  fan-out, quietly.
 """
 
 from __future__ import annotations
@@ -20,16 +33,23 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import DomainError, ErrorCode
+from app.gateway.budget import SocketBudget
 from app.gateway.frames import ServerFrame, encode, error_frame, pong_frame, snapshot_frame
 from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
-from app.ratelimit import RateLimiter
-from app.users.deps import user_from_connection
+from app.users.deps import client_address, connection_token, user_from_connection
+from app.users.revocations import Revocations
+from app.users.security import token_digest
 
 router = APIRouter()
 log = get_logger(__name__)
 
+#: close code: the credential ended, or the handshake was refused
 POLICY_VIOLATION = 1008
+#: close code: too many sockets open; try again later
+TRY_AGAIN_LATER = 1013
+#: what sending on a socket the client has closed raises (Starlette, uvicorn, the OS)
+SEND_FAILURES = (WebSocketDisconnect, RuntimeError, OSError)
 
 
 class Connection:
@@ -38,32 +58,74 @@ class Connection:
     :param seat: the seat the user holds, or ``None`` for a spectator.
     """
 
-    def __init__(self, ws: WebSocket, match_id: int, user_id: int | None, seat: int | None) -> None:
-        self.ws, self.match_id, self.user_id, self.seat = ws, match_id, user_id, seat
+    def __init__(
+        self, ws: WebSocket, match_id: int, user_id: int | None, seat: int | None, address: str = "unknown"
+    ) -> None:
+        self.ws, self.match_id, self.user_id, self.seat, self.address = ws, match_id, user_id, seat, address
         self.service = ws.app.state.matches
         settings = ws.app.state.settings
         self.max_bytes = settings.ws_max_frame_bytes
-        self.limiter: RateLimiter = _limiter(ws.app, settings.ws_rate_limit)
+        self.budget: SocketBudget = _budget(ws.app)
         self.sent_version: int | None = None  # None until the client said hello
-        #: frames are rate-limited per connection (a flood in one tab does not silence another)
+        #: frames are rate-limited per connection (a flood in one tab does not silence another),
+        #: and per user and per address across connections
         self.limit_key = f"ws:{secrets.token_hex(8)}"
         self.changes: asyncio.Queue[int] = asyncio.Queue()
         self.send_lock = asyncio.Lock()
         #: held while a snapshot is computed and sent, and around an act and its ack snapshot, so
         #: the pump never sends a version this connection is about to get (or already got)
         self.snapshot_lock = asyncio.Lock()
+        #: set once the socket is closed (by either side) or found closed: nothing is sent after
+        self.closed = asyncio.Event()
+        #: set when the credential the socket was opened with has ended
+        self.revoked = False
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    async def send(self, frame: ServerFrame) -> None:
-        """Send one frame (one sender at a time)."""
+    async def send(self, frame: ServerFrame) -> bool:
+        """Send one frame (one sender at a time). A socket found closed is marked closed and sent
+        nothing more.
+
+        :returns: True when the frame was handed to the server, False when the socket is closed.
+        """
         async with self.send_lock:
-            await self.ws.send_text(encode(frame))
+            if self.closed.is_set():
+                return False
+            try:
+                await self.ws.send_text(encode(frame))
+            except SEND_FAILURES:
+                self.closed.set()
+                return False
+            return True
+
+    async def close(self, code: int, error: DomainError | None = None) -> None:
+        """Send ``error`` (when given) and close the socket with ``code``; nothing is sent after."""
+        if error is not None:
+            await self.send(error_frame(error))
+        async with self.send_lock:
+            if self.closed.is_set():
+                return
+            self.closed.set()
+            with contextlib.suppress(*SEND_FAILURES):
+                await self.ws.close(code)
+
+    def credential_ended(self, _digest: str) -> None:
+        """Revocation listener: refuse every later frame and close the socket (soon, on the loop)."""
+        self.revoked = True
+        error = DomainError(ErrorCode.UNAUTHORIZED, "the credential of this connection has ended; log in again",
+                            params={"reason": "revoked"})
+        task = asyncio.get_running_loop().create_task(self.close(POLICY_VIOLATION, error))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def error(self, error: DomainError, ack: str | None = None) -> None:
         """Send the ``error`` frame for ``error``, answering the frame whose ``ack`` was ``ack``."""
         await self.send(error_frame(error, ack))
 
     async def send_snapshot(self, since: int, ack: str | None = None) -> None:
-        """Send the snapshot with every event after ``since`` that this viewer may see."""
+        """Send the snapshot with every event after ``since`` that this viewer may see (nothing,
+        and no database work, once the socket is closed)."""
+        if self.closed.is_set():
+            return
         if self.seat is None and self.user_id is not None:  # joined since connecting?
             self.seat, _ = await self.service.viewer_seat(self.match_id, self.user_id)
         frame = snapshot_frame(await self.service.snapshot(self.match_id, self.seat, since), ack)
@@ -71,8 +133,9 @@ class Connection:
         await self.send(frame)
 
     async def pump(self) -> None:
-        """Forward hub notices as snapshots (only what this connection has not seen)."""
-        while True:
+        """Forward hub notices as snapshots (only what this connection has not seen), until the
+        socket closes."""
+        while not self.closed.is_set():
             version = await self.changes.get()
             while not self.changes.empty():  # coalesce a burst into one snapshot
                 version = max(version, self.changes.get_nowait())
@@ -81,18 +144,19 @@ class Connection:
                     await self.send_snapshot(self.sent_version)
 
     async def handle(self, text: str | None) -> None:
-        """Handle one frame from the client."""
+        """Handle one frame from the client (nothing, once the socket is closed or its credential
+        has ended)."""
+        if self.revoked or self.closed.is_set():
+            return
         try:
             msg = parse_frame(text, self.max_bytes)
         except BadFrame as exc:
             await self.error(exc, exc.ack)
             return
         ack = msg.ack if isinstance(msg, Act) else None
-        if not await self.limiter.ahit(self.limit_key):
-            wait = await self.limiter.aretry_after(self.limit_key)
-            await self.error(
-                DomainError(ErrorCode.RATE_LIMITED, "too many messages; slow down", params={"retry_after": wait}), ack
-            )
+        refused = await self.budget.allow_frame(self.limit_key, self.user_id, self.address)
+        if refused is not None:
+            await self.error(refused, ack)
             return
         if isinstance(msg, Ping):
             await self.send(pong_frame())
@@ -122,20 +186,48 @@ class Connection:
                 await self.send_snapshot(self.sent_version or 0, ack=ack)
 
 
-def _limiter(app: Any, rate: str) -> RateLimiter:
-    limiter = getattr(app.state, "ws_limiter", None)
-    if limiter is None:
-        limiter = app.state.ws_limiter = RateLimiter(rate, app.state.settings.redis_url)
-    return limiter
+def _budget(app: Any) -> SocketBudget:
+    """The app's :class:`SocketBudget` (``app.state.ws_budget``), made from its settings on first use."""
+    budget = getattr(app.state, "ws_budget", None)
+    if budget is None:
+        budget = app.state.ws_budget = SocketBudget.from_settings(app.state.settings)
+    return budget
+
+
+async def _refuse(ws: WebSocket, error: DomainError, code: int) -> None:
+    """Send ``error`` and close with ``code`` (the socket may be gone already)."""
+    with contextlib.suppress(*SEND_FAILURES):
+        await ws.send_text(encode(error_frame(error)))
+        await ws.close(code)
 
 
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(ws: WebSocket, match_id: int) -> None:
     """Serve one viewer of match ``match_id`` (session cookie or ``Authorization: Bearer``)."""
     await ws.accept()
+    revocations: Revocations | None = getattr(ws.app.state, "revocations", None)
+    token = connection_token(ws)
+    # listen for the credential's end before looking it up, so a revocation in between is heard
+    ended: list[str] = []
+    unsubscribe_credential = (
+        revocations.subscribe(token_digest(token), ended.append) if revocations and token else None
+    )
+    try:
+        await _serve(ws, match_id, revocations, token, ended)
+    finally:
+        if unsubscribe_credential is not None:
+            unsubscribe_credential()
+
+
+async def _serve(
+    ws: WebSocket, match_id: int, revocations: Revocations | None, token: str | None, ended: list[str]
+) -> None:
+    """The connection after the handshake: check the viewer, admit it to the budget, then pump
+    snapshots and handle frames until either side closes."""
     async with ws.app.state.sessionmaker() as session:
         user = await user_from_connection(ws, session)
     user_id = user.id if user is not None else None
+    address = client_address(ws)
     try:
         if not 1 <= match_id <= MAX_INT:
             raise DomainError(ErrorCode.NOT_FOUND, f"no match {match_id}", params={"match_id": match_id})
@@ -143,22 +235,39 @@ async def match_socket(ws: WebSocket, match_id: int) -> None:
         if seat is None and not spectators:
             raise DomainError(ErrorCode.UNAUTHORIZED, "this match has no spectators")
     except DomainError as exc:
-        await ws.send_text(encode(error_frame(exc)))
-        await ws.close(POLICY_VIOLATION)
+        await _refuse(ws, exc, POLICY_VIOLATION)
         return
-    conn = Connection(ws, match_id, user_id, seat)
+    try:
+        release = _budget(ws.app).admit(user_id, address, match_id)
+    except DomainError as exc:
+        await _refuse(ws, exc, TRY_AGAIN_LATER)
+        return
+    conn = Connection(ws, match_id, user_id, seat, address)
+    unsubscribe_credential = None
+    if user_id is not None and revocations is not None and token is not None:
+        unsubscribe_credential = revocations.subscribe(token_digest(token), conn.credential_ended)
+        if ended:  # it ended while the user was looked up
+            conn.credential_ended(ended[0])
     unsubscribe = ws.app.state.hub.subscribe(match_id, lambda _m, v: conn.changes.put_nowait(v))
     pump = asyncio.create_task(conn.pump())
     try:
-        while True:
-            message = await ws.receive()
+        while not conn.closed.is_set():
+            try:
+                message = await ws.receive()
+            except SEND_FAILURES:  # the server has already reported the disconnect
+                break
             if message["type"] == "websocket.disconnect":
                 break
             await conn.handle(message.get("text"))
-    except WebSocketDisconnect:
-        pass
     finally:
+        conn.closed.set()
         unsubscribe()
+        if unsubscribe_credential is not None:
+            unsubscribe_credential()
+        release()
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pump
+        for task in list(conn._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

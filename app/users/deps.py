@@ -53,6 +53,18 @@ def _cookie_session(conn: HTTPConnection) -> dict[str, Any] | None:
     return conn.scope.get("session")
 
 
+def connection_token(conn: HTTPConnection) -> str | None:
+    """The credential a request or websocket presents: its bearer token, or else the session
+    token in its signed cookie; None for neither. (Whether it is valid is for
+    :func:`user_from_connection` to say.)"""
+    token = bearer_token(conn)
+    if token is not None:
+        return token
+    cookie = _cookie_session(conn)
+    value = cookie.get(SESSION_TOKEN) if cookie else None
+    return value if isinstance(value, str) else None
+
+
 async def user_from_connection(conn: HTTPConnection, session: AsyncSession) -> User | None:
     """The user behind an HTTP request or a websocket, or None for an anonymous one.
 
@@ -130,7 +142,9 @@ async def check_register_rate(conn: HTTPConnection) -> None:
 
 
 def client_address(conn: HTTPConnection) -> str:
-    """The client's address as the server sees it (run uvicorn with ``--proxy-headers`` behind a proxy)."""
+    """The client's address: the direct peer's, or the one ``X-Forwarded-For`` names when the
+    peer is one of ``settings.trusted_proxies`` (uvicorn's ``ProxyHeadersMiddleware``, installed
+    by :func:`app.main.create_app`, rewrites it before any route runs); ``"unknown"`` without one."""
     return conn.client.host if conn.client else "unknown"
 
 

@@ -22,6 +22,7 @@ from app.users.deps import (
 )
 from app.users.models import User
 from app.users.schemas import Credentials, TokenOut, TokenRequest, UserEnvelope, UserOut
+from app.users.security import token_digest
 
 router = APIRouter(prefix="/api", tags=["users"])
 
@@ -43,11 +44,19 @@ async def _log_in(request: Request, session: AsyncSession, user: User) -> None:
     request.session[SESSION_UID] = user.id
 
 
+async def _announce_revoked(request: Request, token: str) -> None:
+    """Tell every server process that ``token`` has ended: the websockets opened with it close
+    (:mod:`app.users.revocations`)."""
+    await request.app.state.revocations.publish(token_digest(token))
+
+
 async def _end_session(request: Request, session: AsyncSession) -> None:
-    """Delete the cookie's session token (so the cookie is worthless even if copied) and clear it."""
+    """Delete the cookie's session token (so the cookie is worthless even if copied), close the
+    websockets opened with it, and clear the cookie."""
     token = request.session.get(SESSION_TOKEN)
     if isinstance(token, str):
         await service.revoke_token(session, token)
+        await _announce_revoked(request, token)
     request.session.clear()
 
 
@@ -98,22 +107,26 @@ async def create_token(body: TokenRequest, request: Request, session: SessionDep
     """Create an API token from name and password. Returns ``{"token", "token_type": "bearer"}``;
     the token is shown only this once. Send it as ``Authorization: Bearer <token>``.
 
-    Errors: 401 ``bad_credentials``, 429 ``rate_limited``.
+    Errors: 401 ``bad_credentials``, 429 ``rate_limited``, 429 ``too_many_tokens`` (``params``:
+    ``{"limit"}``, ``settings.max_tokens_per_user``).
     """
     await check_login_rate(request, body.name)
     user = await service.authenticate(session, body.name, body.password)
-    return TokenOut(token=await service.create_token(session, user, body.label))
+    limit = request.app.state.settings.max_tokens_per_user
+    return TokenOut(token=await service.create_token(session, user, body.label, limit=limit))
 
 
 @router.delete("/auth/token", status_code=status.HTTP_204_NO_CONTENT, responses={401: _ERRORS[401]})
 async def revoke_token(request: Request, session: SessionDep) -> Response:
-    """Revoke the bearer token this request is authenticated with.
+    """Revoke the bearer token this request is authenticated with; the websockets opened with it
+    close, on every server process, within a second.
 
     Errors: 401 ``unauthorized`` without an ``Authorization: Bearer`` header or with an unknown token.
     """
     token = bearer_token(request)
     if token is None or not await service.revoke_token(session, token):
         raise DomainError(ErrorCode.UNAUTHORIZED, "Send the token to revoke as 'Authorization: Bearer <token>'.")
+    await _announce_revoked(request, token)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy import CursorResult, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -78,11 +78,41 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> User:
     return user
 
 
-async def create_token(session: AsyncSession, user: User, label: str = "", kind: str = "api") -> str:
+async def lock_user(session: AsyncSession, user_id: int) -> None:
+    """Lock the user's row until ``session`` commits or rolls back, so per-user caps (decks,
+    tokens) are counted and the row added in one step nobody else can interleave with.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE`` on the ``users`` row (other writers for the same user
+    wait; others do not). SQLite: a no-op ``UPDATE`` of the row, which takes the database's write
+    lock (SQLite has one writer at a time and no row locks).
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        await session.execute(update(User).where(User.id == user_id).values(id=User.id))
+    else:
+        await session.execute(select(User.id).where(User.id == user_id).with_for_update())
+
+
+async def create_token(
+    session: AsyncSession, user: User, label: str = "", kind: str = "api", *, limit: int | None = None
+) -> str:
     """Create a token for ``user`` (``kind``: ``api`` or ``session``) and commit.
 
+    :param limit: the most tokens of this ``kind`` the user may have (None: no cap); counted with
+        the user's row locked (:func:`lock_user`), so concurrent requests cannot pass it together.
     :returns: the token itself; only its SHA-256 digest is stored, so this is the only time it exists.
+    :raises DomainError: ``too_many_tokens`` (``params``: ``{"limit"}``) when ``limit`` is reached.
     """
+    if limit is not None:
+        await lock_user(session, user.id)
+        count = await session.scalar(
+            select(func.count()).select_from(ApiToken).where(ApiToken.user_id == user.id, ApiToken.kind == kind)
+        )
+        if (count or 0) >= limit:
+            await session.rollback()
+            raise DomainError(
+                ErrorCode.TOO_MANY_TOKENS, f"an account may have at most {limit} API tokens; revoke one first",
+                params={"limit": limit},
+            )
     token = security.new_token()
     session.add(ApiToken(user_id=user.id, token_hash=security.token_digest(token), label=label.strip(), kind=kind))
     await session.commit()
