@@ -29,7 +29,7 @@ migrate: setup
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn --factory app.main:create_app --host $(HOST) --port $(PORT) --ws-max-size 65536
+	$(BIN)/uvicorn --factory app.main:create_app --host $(HOST) --port $(PORT) --ws-max-size 65536 --no-proxy-headers
 
 test: $(TEST_STAMP)
 	$(BIN)/pytest -q $(PYTEST_ARGS)
