@@ -162,6 +162,37 @@ def test_evolve_refuses_an_unknown_field():
     assert before == Position(1, (0, 0))
 
 
+def test_the_compiled_evolve_refuses_unknown_fields_and_leaves_the_original_untouched():
+    """The evolver generated for a class checks every name before it copies anything, also when
+    known fields come with the unknown one, and names the first unknown one (sorted)."""
+    scores, log = (3, 4), ("a",)
+    before = Position(2, scores, log)
+    evolve(before, turn=3)  # the class's evolver exists before the refusals below
+    for changes in ({"score": (1, 1)}, {"turn": 9, "zeta": 1, "log": ("b",)}, {"scores": (0, 0), "alpha": 0}):
+        with pytest.raises(TypeError, match=r"Position has no field '(score|alpha|zeta)'"):
+            evolve(before, **changes)
+    with pytest.raises(TypeError, match="'alpha'"):
+        evolve(before, zeta=1, alpha=2)
+    assert before == Position(2, (3, 4), ("a",))
+    assert before.scores is scores and before.log is log
+
+
+@dataclass(frozen=True)
+class Unslotted:
+    turn: int
+    name: str = "x"
+
+
+def test_evolve_works_on_dataclasses_without_slots_and_refuses_other_values():
+    before = Unslotted(1)
+    after = evolve(before, name="y")
+    assert after == Unslotted(1, "y") and before == Unslotted(1)
+    with pytest.raises(TypeError, match="'nope'"):
+        evolve(before, nope=1)
+    with pytest.raises(TypeError, match="dataclass"):
+        evolve((1, 2), turn=1)
+
+
 def test_evolve_skips_post_init_like_its_docstring_says():
     assert evolve(Position(1, (0, 0)), turn=-1).turn == -1  # the caller keeps the invariants
     assert dataclasses.replace(Position(1, (0, 0)), turn=2) == evolve(Position(1, (0, 0)), turn=2)
@@ -398,6 +429,45 @@ def test_legal_memo_lists_a_state_once_per_seat():
     memo.legal(rules, other, 0)
     memo.legal(rules, state, 0)
     assert rules.calls[2:] == [(other, 0), (state, 0)]
+
+
+_COMPARED: list[Spy] = []
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Spy(Action):
+    """An action whose ``==`` is counted (``in`` on a list calls it on every item before a match)."""
+
+    key: ClassVar[str] = "spy"
+    n: int
+
+    def __eq__(self, other: object) -> bool:
+        _COMPARED.append(self)
+        return isinstance(other, Spy) and other.n == self.n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+
+class _Spies(BaseRules[Count, Spy]):
+    name = "spies"
+    min_players = max_players = 1
+
+    def legal_actions(self, state: Count, seat: int) -> list[Spy]:
+        return [Spy(n) for n in range(5)]
+
+    def is_legal(self, state: Count, seat: int, action: Spy) -> bool:
+        return False
+
+
+def test_legal_memo_finds_the_listed_object_without_comparing_fields():
+    rules, memo = _Spies(), LegalMemo()
+    state = Count(0, 5)
+    listed = memo.legal(rules, state, 0)
+    _COMPARED.clear()
+    assert memo.is_legal(rules, state, 0, listed[-1]) and _COMPARED == []
+    assert memo.is_legal(rules, state, 0, Spy(3)) and _COMPARED  # an equal value: found by ==
+    assert not memo.is_legal(rules, state, 0, Spy(9))
 
 
 def test_legal_memo_in_play_out():

@@ -17,6 +17,7 @@ from app.games.core import (
     GameOver,
     IllegalAction,
     NotYourTurn,
+    Outcome,
     Record,
     bot_levels,
     game_variants,
@@ -52,7 +53,7 @@ from app.games.stratego_junior.data import (
     load_pieces,
     parse_pieces,
 )
-from app.games.stratego_junior.state import evolve
+from app.games.stratego_junior.state import with_castles
 
 from .test_stratego_junior_golden import full_side
 
@@ -641,9 +642,10 @@ def _all_candidate_actions():
 
 
 def test_victory_legality_is_checked_exactly_as_listed():
-    """``is_legal`` (a direct check on the board) accepts exactly the listed actions, and the
-    start of a turn finds "no legal action" exactly when the list is empty."""
-    from app.games.stratego_junior.victory import has_action
+    """``is_legal`` accepts exactly the listed actions (equal values too, not only the listed
+    objects), the seat not to move has none, and ``legal_actions`` is what
+    :func:`~app.games.stratego_junior.victory.victory_actions` lists."""
+    from app.games.stratego_junior.victory import victory_actions
 
     candidates = _all_candidate_actions()
     checked = 0
@@ -651,17 +653,22 @@ def test_victory_legality_is_checked_exactly_as_listed():
         for state, _ in walk(seed, {"variant": "victory"}):
             if state.phase != "play" or state.turn % 9:
                 continue
-            legal = set(VICTORY.legal_actions(state, state.to_move))
+            listed = VICTORY.legal_actions(state, state.to_move)
+            assert listed == victory_actions(state, state.to_move) and listed
+            legal = set(listed)
             accepted = {a for a in candidates if VICTORY.is_legal(state, state.to_move, a)}
             assert accepted == legal
             assert not any(VICTORY.is_legal(state, 1 - state.to_move, a) for a in legal)
-            for seat in (0, 1):
-                assert has_action(state, seat) == bool(VICTORY._legal(evolve(state, to_move=seat)))
             checked += 1
     assert checked > 20
-    # A seat with only dragons has nothing to do.
-    blocked = VICTORY.position({(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"}, to_move=RED)
-    assert has_action(blocked, RED) and not has_action(blocked, BLUE)
+
+
+def test_a_victory_seat_without_actions_loses_when_its_turn_starts():
+    castles = {(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"}
+    assert VICTORY.position(castles, to_move=RED).phase == "play"
+    over = VICTORY.position(castles, to_move=BLUE)
+    assert over.phase == "over" and over.outcome == Outcome(("win", "loss"), reason="no_legal_action")
+    assert VICTORY.legal_actions(over, BLUE) == () and over.legal == ()
 
 
 def test_quest_flip_check_matches_the_attackable_squares():
@@ -688,15 +695,29 @@ def _flips():
     return [Flip(s) for s in range(D.squares)]
 
 
-def test_the_compiled_evolve_is_core_evolve():
-    from app.games.core.state import evolve as core_evolve
+def test_derived_fields_are_kept_by_every_transition_and_never_stored():
+    """``movers`` and ``legal`` (:mod:`app.games.stratego_junior.state`) are what they derive from
+    in every state reached, a decoded snapshot derives them again (so it equals the state), and the
+    JSON has neither."""
+    from app.games.stratego_junior.state import movers_of
+    from app.games.stratego_junior.victory import victory_actions
 
-    state = final(2)
-    for changes in ({}, {"turn": 7}, {"board": (-1,) * D.squares, "phase": "play", "die": 3}):
-        assert evolve(state, **changes) == core_evolve(state, **changes)
-        assert evolve(state, **changes) is not state
-    with pytest.raises(TypeError, match="cache"):
-        evolve(state, cache=None)
+    checked = 0
+    for variant, seed in (("victory", 5), ("quest", 6), ("quest", 7)):
+        for state, _ in walk(seed, {"variant": variant}):
+            rules = rules_of(state)
+            assert state.movers == movers_of(state.kinds, state.owners)
+            if state.phase in ("play", "flip", "return"):
+                assert state.legal == rules._list(state)
+                if variant == "victory":
+                    assert state.legal == victory_actions(state, state.to_move)
+            else:
+                assert state.legal == ()
+            encoded = rules.encode_state(state)
+            assert not {"movers", "legal"} & set(encoded)
+            assert rules.decode_state(json.loads(json.dumps(encoded))) == state
+            checked += 1
+    assert checked > 100
 
 
 # ============================================================================ whole games, every option
@@ -780,7 +801,7 @@ def _permuted(state: StrategoState, viewer, rng: random.Random) -> StrategoState
         rng.shuffle(targets)
         it = iter(targets)
         staged = tuple((k, next(it) if t >= 0 else t) for k, t in staged)
-    return evolve(state, kinds=tuple(kinds), towers=(towers[0], towers[1]), staged=staged)
+    return with_castles(state, tuple(kinds), state.owners, towers=(towers[0], towers[1]), staged=staged)
 
 
 def _check_frame(state, events, viewer, rng):

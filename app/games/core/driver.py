@@ -64,8 +64,17 @@ class LegalMemo:
         return found
 
     def is_legal(self, rules: Any, state: Any, seat: int, action: Any) -> bool:
-        """Listed, or accepted by ``rules.is_legal`` (choices too many to list, such as setups)."""
-        return action in self.legal(rules, state, seat) or rules.is_legal(state, seat, action)
+        """Listed, or accepted by ``rules.is_legal`` (choices too many to list, such as setups).
+
+        The listed object itself is looked for first: an action a policy or bot picked from the
+        list is found without comparing fields (``in`` calls a dataclass ``__eq__``, in Python, on
+        each action listed before it; twice when their classes differ).
+        """
+        legal = self.legal(rules, state, seat)
+        for listed in legal:
+            if listed is action:
+                return True
+        return action in legal or rules.is_legal(state, seat, action)
 
 
 def submit(

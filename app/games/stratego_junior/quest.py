@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from ..core.errors import IllegalAction
 from ..core.rules import JSON, Event
+from ..core.state import evolve
 from .actions import (
     DECLINE_RETURN_ACTION,
     DIE,
@@ -45,11 +46,11 @@ from .actions import (
     StrategoAction,
     TowerAttack,
 )
-from .board import any_attackable, attackable, has_access, is_attackable, rc, reachable
+from .board import any_attackable, attackable, has_access, rc, reachable
 from .data import DATA
 from .observe import piece_json, tower_json
 from .rules import DRAW_BY_MOVE_CAP, SHARED_OPTIONS, Result, StrategoRules, loss_for
-from .state import FLIP, PLAY, QUEST, RETURN, ROLL, SETUP, StrategoState, evolve, for_seat, with_item
+from .state import FLIP, PLAY, QUEST, RETURN, ROLL, SETUP, StrategoState, for_seat, with_castles, with_item
 
 D = DATA
 #: the Quest tower attacks (no attacking square), per slot
@@ -73,11 +74,11 @@ class QuestRules(StrategoRules):
             return super().position(castles, **kwargs)
         if die not in D.index or D.index[die] not in D.die_faces:
             raise ValueError(f"{die!r} is not a face of the die")
-        return evolve(self._placed(castles, **kwargs), phase=FLIP, die=D.index[die])
+        return self._with_legal(evolve(self._placed(castles, **kwargs), phase=FLIP, die=D.index[die]))
 
     # ------------------------------------------------------------------ actions
 
-    def _legal(self, state: StrategoState) -> tuple[StrategoAction, ...]:
+    def _list(self, state: StrategoState) -> tuple[StrategoAction, ...]:
         """Phase ``"play"``: the tower attacks (with access) and the roll (when a castle is
         attackable); ``"flip"``: a flip of each attackable castle; ``"return"``: the places for the
         next returned castle (and declining, with the option, before the first)."""
@@ -107,22 +108,13 @@ class QuestRules(StrategoRules):
             out.append(DECLINE_RETURN_ACTION)
         return tuple(out)
 
-    def _accepts(self, state: StrategoState, action: object) -> bool:
-        """A flip of an attackable castle after the roll (checked directly: most turns are
-        flips), else membership in :meth:`_legal` (Quest lists are short)."""
-        if type(action) is Flip:
-            square = action.square
-            return (state.phase == FLIP and type(square) is int
-                    and is_attackable(state.board, 1 - state.to_move, square))
-        return action in self._legal(state)
-
     def _play(self, state: StrategoState, seat: int, action: object) -> Result | None:
         """Apply a legal roll, flip, tower attack or placement (``None`` for anything else)."""
         if not self._accepts(state, action):
             return None
         match action:
             case Roll():
-                return evolve(state, phase=ROLL), []
+                return evolve(state, phase=ROLL, legal=()), []
             case Flip(square):
                 return self._flip(state, seat, square)
             case TowerAttack(_, slot):
@@ -153,7 +145,8 @@ class QuestRules(StrategoRules):
         """
         if not (isinstance(die, Die) and die.face in D.die_faces):
             raise IllegalAction(f"{self.name}: the chance action here is a die face, got {die!r}")
-        return evolve(state, phase=FLIP, die=die.face), [
+        flips = tuple(FLIPS[s] for s in attackable(state.board, 1 - state.to_move))
+        return evolve(state, phase=FLIP, die=die.face, legal=flips), [
             Event("die_rolled", {"seat": state.to_move, "face": D.kinds[die.face]})]
 
     # ------------------------------------------------------------------ turns
@@ -164,15 +157,21 @@ class QuestRules(StrategoRules):
         option)."""
         other = 1 - seat
         board = changes.get("board", state.board)
+        towers = changes.get("towers", state.towers)[other]
         reach = reachable(board, other)
-        access = has_access(board, other, reach) and any(k >= 0 for k in changes.get("towers", state.towers)[other])
-        if not access and not any_attackable(board, other, reach):
+        access = has_access(board, other, reach) and any(k >= 0 for k in towers)
+        can_roll = any_attackable(board, other, reach)
+        if not access and not can_roll:
             return self._game_over(evolve(state, **{**changes, "to_move": seat}), loss_for(seat, "no_legal_action"),
                                    events)
         cap = state.config.move_cap
         if cap and changes.get("turn", state.turn) >= cap:
             return self._game_over(evolve(state, **{**changes, "to_move": seat}), DRAW_BY_MOVE_CAP, events)
-        return evolve(state, **{**changes, "phase": PLAY if access else ROLL, "to_move": seat, "die": -1}), events
+        legal: tuple[StrategoAction, ...] = ()
+        if access:  # else the die rolls at once: chance acts, nobody chooses
+            legal = (*(_TOWER_ATTACKS[t] for t, k in enumerate(towers) if k >= 0), *((ROLL_ACTION,) if can_roll else ()))
+        return evolve(state, **{**changes, "phase": PLAY if access else ROLL, "to_move": seat, "die": -1,
+                                "legal": legal}), events
 
     def _flip(self, state: StrategoState, seat: int, square: int) -> Result:
         """Spec 4.2 A: the flipped castle is revealed to both; it falls when it matches the die."""
@@ -206,7 +205,7 @@ class QuestRules(StrategoRules):
             return self._start_turn(state, other, events)
         events.append(Event("castles_returning", {"owner": other, "pieces": [D.kinds[k] for k in back],
                                                   "count": len(back)}))
-        return evolve(state, phase=RETURN, to_move=other, returning=tuple(back), staged=()), events
+        return self._with_legal(evolve(state, phase=RETURN, to_move=other, returning=tuple(back), staged=())), events
 
     def _stage(self, state: StrategoState, seat: int, target: int, where: dict[str, JSON]) -> Result:
         """Spec 4.2 B Black Knight: the owner places the next returned castle on ``target`` (a
@@ -217,7 +216,7 @@ class QuestRules(StrategoRules):
         events = [Event("castle_placed", {"owner": seat, "piece": D.kinds[kind], **where},
                         visible_to=frozenset({seat}), public={"owner": seat})]
         if len(state.returning) > 1:
-            return evolve(state, returning=state.returning[1:], staged=staged), events
+            return self._with_legal(evolve(state, returning=state.returning[1:], staged=staged)), events
         board = list(state.board)
         kinds, owners, pos = list(state.kinds), list(state.owners), list(state.pos)
         towers = list(state.towers[seat])
@@ -242,8 +241,8 @@ class QuestRules(StrategoRules):
         events.append(Event("castles_returned", {"owner": seat, "castles": full, "towers": tower_full},
                             visible_to=frozenset({seat}),
                             public={"owner": seat, "castles": public, "towers": tower_public}))
-        new = evolve(
-            state, board=tuple(board), kinds=tuple(kinds), owners=tuple(owners), pos=tuple(pos),
+        new = with_castles(
+            state, tuple(kinds), tuple(owners), board=tuple(board), pos=tuple(pos),
             towers=for_seat(state.towers, seat, tuple(towers)), big_out=for_seat(state.big_out, seat, tuple(big_out)),
             removed=for_seat(state.removed, seat, ()), returning=(), staged=(),
         )

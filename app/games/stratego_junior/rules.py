@@ -26,12 +26,14 @@ from typing import Any, ClassVar
 from ..core.base import BaseRules
 from ..core.errors import BadOptions, GameOver, IllegalAction
 from ..core.rules import CHANCE, JSON, Event, Outcome
+from ..core.state import evolve
 from .actions import CODEC, StrategoAction
 from .board import geometry as board_geometry
 from .data import COLOURS, DATA, catalog_entries
 from .observe import observation, piece_json, secrets, tower_json
 from .setup import SETUPS, is_valid_setup, place_setups, validate_deck
 from .state import (
+    FLIP,
     NO_HISTORY,
     OVER,
     PLAY,
@@ -45,8 +47,8 @@ from .state import (
     StrategoState,
     decode_state,
     encode_state,
-    evolve,
     for_seat,
+    movers_of,
     to_act,
     with_item,
 )
@@ -100,12 +102,9 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
 
     # ------------------------------------------------------------------ what a variant writes
 
-    def _legal(self, state: StrategoState) -> tuple[StrategoAction, ...]:
-        """The actions of ``state.to_move`` in phases ``"play"``, ``"flip"`` and ``"return"``."""
-        raise NotImplementedError
-
-    def _accepts(self, state: StrategoState, action: object) -> bool:
-        """Whether ``action`` is one of :meth:`_legal` (phases as there; any value may come)."""
+    def _list(self, state: StrategoState) -> tuple[StrategoAction, ...]:
+        """The actions of ``state.to_move`` in phases ``"play"``, ``"flip"`` and ``"return"``,
+        listed from the board (what :attr:`~.state.StrategoState.legal` holds)."""
         raise NotImplementedError
 
     def _play(self, state: StrategoState, seat: int, action: object) -> Result | None:
@@ -127,6 +126,30 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
 
     def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON]) -> None:
         """Fill the variant's keys of the observation ``obs``."""
+
+    # ------------------------------------------------------------------ the derived list of actions
+
+    def _with_legal(self, state: StrategoState) -> StrategoState:
+        """``state`` with :attr:`~.state.StrategoState.legal` listed (:meth:`_list`), for a decoded
+        state and the rare transitions that list after the copy (the frequent ones list first and
+        copy once)."""
+        if state.phase not in (PLAY, FLIP, RETURN):
+            return evolve(state, legal=()) if state.legal else state
+        return evolve(state, legal=self._list(state))
+
+    def _legal(self, state: StrategoState) -> tuple[StrategoAction, ...]:
+        """The actions of ``state.to_move`` in phases ``"play"``, ``"flip"`` and ``"return"``."""
+        return state.legal
+
+    def _accepts(self, state: StrategoState, action: object) -> bool:
+        """Whether ``action`` is one of :meth:`_legal` (phases as there; any value may come): the
+        listed object itself (what a policy or bot picked) is found without comparing fields, any
+        other value by ``==``."""
+        legal = state.legal
+        for listed in legal:
+            if listed is action:
+                return True
+        return action in legal
 
     # ------------------------------------------------------------------ options and positions
 
@@ -238,6 +261,7 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
             (NO_HISTORY, NO_HISTORY),
             (tuple(removed_uids[0]), tuple(removed_uids[1])),
             (tuple(big_out[0]), tuple(big_out[1])),
+            movers=movers_of(kinds, owners),
         )
 
     # ------------------------------------------------------------------ queries
@@ -264,8 +288,8 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         return self._legal(state)
 
     def is_legal(self, state: StrategoState, seat: int, action: StrategoAction) -> bool:
-        """Any valid placement during setup; otherwise one of :meth:`legal_actions` (checked
-        directly, without listing them)."""
+        """Any valid placement during setup; otherwise one of :meth:`legal_actions` (listed in the
+        state when the turn started: found there, not listed again)."""
         phase = state.phase
         if phase == SETUP:
             return seat in (0, 1) and is_valid_setup(action)
@@ -355,7 +379,7 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         """The end: phase ``"over"``, the ``game_over`` event."""
         winners = outcome.winners
         events.append(Event("game_over", {**outcome.to_json(), "winner": winners[0] if len(winners) == 1 else None}))
-        return evolve(state, phase=OVER, outcome=outcome, die=-1), events
+        return evolve(state, phase=OVER, outcome=outcome, die=-1, legal=()), events
 
     def _tower_attack(self, state: StrategoState, seat: int, from_square: int, slot: int) -> Result:
         """A big-castle attack (Quest 4.2 B without a roll; Victory 5.1.3 from ``from_square`` on the
@@ -420,7 +444,7 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         state = decode_state(obj)
         if state.config.variant != self.variant:
             raise ValueError(f"{self.name}: a {state.config.variant} snapshot given to the {self.variant} rules")
-        return state
+        return self._with_legal(state)
 
 
 def loss_for(seat: int, reason: str) -> Outcome:

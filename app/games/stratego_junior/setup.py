@@ -17,7 +17,7 @@ from ..core.errors import BadAction
 from ..core.rules import JSON
 from .actions import Setup
 from .data import DATA
-from .state import PLAY, StrategoState, evolve
+from .state import PLAY, StrategoState, with_castles
 
 D = DATA
 
@@ -166,5 +166,5 @@ def place_setups(state: StrategoState, red: Setup, blue: Setup) -> StrategoState
             kinds.append(at[square])
             owners.append(seat)
             pos.append(square)
-    return evolve(state, phase=PLAY, board=tuple(board), kinds=tuple(kinds), owners=tuple(owners),
-                  pos=tuple(pos), towers=(towers[0], towers[1]))
+    return with_castles(state, tuple(kinds), tuple(owners), phase=PLAY, board=tuple(board), pos=tuple(pos),
+                        towers=(towers[0], towers[1]))

@@ -1,17 +1,23 @@
 """The Stratego Junior position: options (:class:`Config`), the frozen state, who acts, and the
 state's JSON (stored as the match snapshot; the shape has not changed since the first release).
 
-States are changed only with :func:`evolve` (:func:`app.games.core.state.evolve` compiled for
-:class:`StrategoState`, see :func:`compile_evolve`); nothing is cached on them.
+States are changed only with :func:`~app.games.core.state.evolve`; nothing is cached on them. Two
+fields are derived, as python-chess keeps bitboards beside its squares: ``movers`` (from ``kinds``
+and ``owners``) and ``legal`` (the actions of the seat to move). They are part of the value like any
+other field (compared, hashed), kept by every transition (``movers`` by :func:`with_castles`,
+``legal`` by each variant's transitions, mostly when a turn starts), recomputed when a state is
+decoded, and never in the JSON.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..core.rules import CHANCE, JSON, Outcome
+from ..core.state import evolve
+from .actions import StrategoAction
 from .data import DATA
 
 D = DATA
@@ -90,6 +96,13 @@ class StrategoState:
     :param staged: Quest, phase ``"return"``: placed so far, ``(kind, target)`` with target a square
         or ``-1 - slot`` for a tower slot; hidden from the other seat until the last is placed.
     :param outcome: the result once over.
+    :param movers: derived from ``kinds`` and ``owners`` (:func:`movers_of`), not in the JSON: per
+        seat, the uids of its castles that can ever move (not dragons), off the board or not. Victory
+        lists moves from it at every turn.
+    :param legal: derived, not in the JSON: in phases ``"play"``, ``"flip"`` and ``"return"``, the
+        actions of ``to_move`` as the variant lists them (``_list`` of :class:`.rules.StrategoRules`;
+        a seat with none when its turn starts loses); ``()`` in the other phases. ``legal_actions``
+        returns it and ``apply`` finds the action in it, as the old engine did with its cache.
     """
 
     config: Config
@@ -110,6 +123,8 @@ class StrategoState:
     returning: tuple[int, ...] = ()
     staged: tuple[tuple[int, int], ...] = ()
     outcome: Outcome | None = None
+    movers: Pair[tuple[int, ...]] = ((), ())
+    legal: tuple[StrategoAction, ...] = ()
 
     @property
     def variant(self) -> str:
@@ -117,40 +132,22 @@ class StrategoState:
         return self.config.variant
 
 
-def compile_evolve(cls: type[T]) -> Callable[..., T]:
-    """:func:`app.games.core.state.evolve` specialised to the frozen slotted dataclass ``cls``:
-    the same semantics (a copy with ``changes``, ``__init__`` not run, :class:`TypeError` for a
-    name that is not a field), about twice as fast, because the generated code reads and writes
-    each slot through its descriptor instead of looping over the fields by name. A Victory game
-    makes a state per move, so this is the engine's hottest allocation.
-
-    (A candidate for ``app/games/core/state.py``, which this package may not change.)
-
-    :raises TypeError: ``cls`` is not a slotted dataclass.
-    """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    if getattr(cls, "__slots__", None) is None:
-        raise TypeError(f"{cls.__name__} is not a slotted dataclass")
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_names": frozenset(names)}
-    lines = [
-        "def evolve(obj, /, **changes):",
-        "    if not _names.issuperset(changes):",
-        "        unknown = sorted(changes.keys() - _names)[0]",
-        "        raise TypeError(f'{_cls.__name__} has no field {unknown!r}')",
-        "    new = _new(_cls)",
-    ]
-    for i, name in enumerate(names):
-        scope[f"_set{i}"] = cls.__dict__[name].__set__
-        lines.append(f"    _set{i}(new, changes[{name!r}] if {name!r} in changes else obj.{name})")
-    lines.append("    return new")
-    exec("\n".join(lines), scope)
-    function: Callable[..., T] = scope["evolve"]
-    function.__doc__ = f"A copy of a {cls.__name__} with ``changes`` (see :func:`compile_evolve`)."
-    return function
+def movers_of(kinds: Sequence[int], owners: Sequence[int]) -> Pair[tuple[int, ...]]:
+    """Per seat, the uids of its castles whose kind can move (:attr:`StrategoState.movers`)."""
+    movable = D.movable
+    found: tuple[list[int], list[int]] = ([], [])
+    for uid, kind in enumerate(kinds):
+        if movable[kind]:
+            found[owners[uid]].append(uid)
+    return (tuple(found[0]), tuple(found[1]))
 
 
-#: ``evolve(state, **changes)``: a copy of a :class:`StrategoState` with ``changes``
-evolve: Callable[..., StrategoState] = compile_evolve(StrategoState)
+def with_castles(state: StrategoState, kinds: tuple[int, ...], owners: tuple[int, ...],
+                 **changes: Any) -> StrategoState:
+    """``evolve(state, kinds=kinds, owners=owners, **changes)`` with the derived ``movers`` kept:
+    the one way a transition changes which castles exist."""
+    return evolve(state, kinds=kinds, owners=owners, movers=movers_of(kinds, owners), **changes)
+
 
 _BOTH_SEATS = frozenset({0, 1})
 _NOBODY: frozenset[int] = frozenset()
@@ -216,7 +213,8 @@ def encode_state(state: StrategoState) -> dict[str, JSON]:
 
 
 def decode_state(obj: Mapping[str, JSON]) -> StrategoState:
-    """Inverse of :func:`encode_state`.
+    """Inverse of :func:`encode_state`, with ``movers`` derived (``legal`` is the variant's:
+    :meth:`.rules.StrategoRules.decode_state` derives it).
 
     :raises ValueError: an unknown phase or variant, or a malformed snapshot.
     :raises KeyError: a missing key or an unknown piece id.
@@ -227,14 +225,16 @@ def decode_state(obj: Mapping[str, JSON]) -> StrategoState:
     if config.variant not in VARIANTS:
         raise ValueError(f"stratego_junior: unknown variant {config.variant!r}")
     idx = D.index
+    kinds = tuple(idx[k] for k in obj["kinds"])
+    owners = tuple(obj["owners"])
     return StrategoState(
         config=config,
         phase=obj["phase"],
         to_move=int(obj["to_move"]),
         turn=int(obj["turn"]),
         board=tuple(obj["board"]),
-        kinds=tuple(idx[k] for k in obj["kinds"]),
-        owners=tuple(obj["owners"]),
+        kinds=kinds,
+        owners=owners,
         pos=tuple(obj["pos"]),
         towers=_pair(tuple(-1 if k is None else idx[k] for k in row) for row in obj["towers"]),
         revealed=frozenset(obj["revealed"]),
@@ -246,6 +246,7 @@ def decode_state(obj: Mapping[str, JSON]) -> StrategoState:
         returning=tuple(idx[k] for k in obj["returning"]),
         staged=tuple((idx[k], int(t)) for k, t in obj["staged"]),
         outcome=None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),
+        movers=movers_of(kinds, owners),
     )
 
 

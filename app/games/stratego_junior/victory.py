@@ -21,12 +21,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..core.rules import JSON, Event
+from ..core.state import evolve
 from .actions import STEPS, TOWER_ATTACKS, Attack, Move, StrategoAction, TowerAttack
 from .board import RC, rc
 from .data import ATTACKER, DATA, DEFENDER
 from .observe import piece_json, tower_json
 from .rules import DRAW_BY_MOVE_CAP, SHARED_OPTIONS, Result, StrategoRules, loss_for
-from .state import NO_HISTORY, PLAY, VICTORY, StrategoState, evolve, for_seat, with_item
+from .state import NO_HISTORY, PLAY, VICTORY, History, MoveRecord, Pair, StrategoState, for_seat, with_item
 
 D = DATA
 _ALL_SLOTS = tuple(range(D.towers))
@@ -36,34 +37,40 @@ def forbidden_move(state: StrategoState, seat: int) -> tuple[int, int] | None:
     """The back-and-forth rule (spec 5.4, AMBIGUITY 6): ``(from, to)`` that ``seat`` may not move
     now, or ``None``. After castle p went X->Y and then Y->X on the seat's two latest turns, p may
     not go X->Y; any other action lifts it."""
-    prev, last = state.history[seat]
+    return _forbidden(state.board, state.history[seat])
+
+
+def _forbidden(board: tuple[int, ...], history: tuple[MoveRecord | None, MoveRecord | None]) -> tuple[int, int] | None:
+    """:func:`forbidden_move` from the board and the seat's (previous, last) actions."""
+    prev, last = history
     if prev is None or last is None:
         return None
     uid, y, x = last  # the last move went Y -> X ...
-    if prev[0] == uid and prev[1] == x and prev[2] == y and state.board[x] == uid:  # ... after X -> Y
+    if prev[0] == uid and prev[1] == x and prev[2] == y and board[x] == uid:  # ... after X -> Y
         return (x, y)
     return None
-
-
-def _uids_of(owners: tuple[int, ...], seat: int) -> range:
-    """The uids from ``seat``'s first castle to its last, in order (castles are numbered side by
-    side at the setup, so this skips the other seat's without looking at them)."""
-    if seat not in owners:
-        return range(0)
-    return range(owners.index(seat), len(owners) - owners[::-1].index(seat))
 
 
 def victory_actions(state: StrategoState, seat: int) -> tuple[StrategoAction, ...]:
     """Every Victory action of ``seat`` (spec 5.1): moves and attacks of its movable castles to
     orthogonal neighbours (by uid, then neighbour order), then back-row attacks on each remaining
-    tower by each of its castles standing on the opponent's back row (back-row order, then slot)."""
-    board, owners, pos, kinds = state.board, state.owners, state.pos, state.kinds
-    movable, steps = D.movable, STEPS
+    tower by each of its castles standing on the opponent's back row (back-row order, then slot).
+
+    For the seat to move this is :attr:`~.state.StrategoState.legal`, listed when its turn starts.
+    """
+    return _actions(seat, state.board, state.owners, state.pos, state.movers, state.history, state.towers)
+
+
+def _actions(seat: int, board: tuple[int, ...], owners: tuple[int, ...], pos: tuple[int, ...],
+             movers: Pair[tuple[int, ...]], history: History, towers: Pair[tuple[int, ...]]) -> tuple[StrategoAction, ...]:
+    """:func:`victory_actions` from the fields it reads (so a turn can be listed before the state
+    that holds the list is made)."""
+    steps = STEPS
     out: list[StrategoAction] = []
     append = out.append
-    for uid in _uids_of(owners, seat):
+    for uid in movers[seat]:
         a = pos[uid]
-        if a < 0 or owners[uid] != seat or not movable[kinds[uid]]:
+        if a < 0:
             continue
         for b, move, attack in steps[a]:
             occ = board[b]
@@ -71,12 +78,13 @@ def victory_actions(state: StrategoState, seat: int) -> tuple[StrategoAction, ..
                 append(move)
             elif owners[occ] != seat:
                 append(attack)
-    forbid = forbidden_move(state, seat)
-    if forbid is not None and board[forbid[1]] < 0:
-        out.remove(Move(*forbid))
+    forbid = _forbidden(board, history[seat])
+    if forbid is not None and board[forbid[1]] < 0:  # found by identity: ``remove`` would compare fields
+        a, b = forbid
+        skip = next(move for n, move, _ in steps[a] if n == b)
+        del out[next(i for i, listed in enumerate(out) if listed is skip)]
     other = 1 - seat
-    towers = state.towers[other]
-    slots = _ALL_SLOTS if -1 not in towers else [t for t, k in enumerate(towers) if k >= 0]
+    slots = _ALL_SLOTS if -1 not in towers[other] else [t for t, k in enumerate(towers[other]) if k >= 0]
     if slots:
         for a in D.back_row[other]:
             occ = board[a]
@@ -87,110 +95,41 @@ def victory_actions(state: StrategoState, seat: int) -> tuple[StrategoAction, ..
     return tuple(out)
 
 
-def has_action(state: StrategoState, seat: int) -> bool:
-    """Whether :func:`victory_actions` would list anything, without listing it.
-
-    First the castle ``seat`` moved last, if it still stands where it went: the square it left
-    is empty (it may step back, unless that is the move the back-and-forth rule forbids) or holds
-    an opposing castle (it may attack it), since only the other seat has acted since. That answers
-    most turns at once; otherwise every castle is looked at.
-    """
-    board, owners, pos = state.board, state.owners, state.pos
-    prev, last = state.history[seat]
-    if last is not None:
-        uid, a, b = last
-        if pos[uid] == b:
-            occ = board[a]
-            if (occ < 0 and prev != (uid, b, a)) or (occ >= 0 and owners[occ] != seat):
-                return True
-    movable, adj, kinds = D.movable, D.adj, state.kinds
-    forbid = forbidden_move(state, seat)
-    for uid in _uids_of(owners, seat):
-        a = pos[uid]
-        if a < 0 or owners[uid] != seat or not movable[kinds[uid]]:
-            continue
-        for b in adj[a]:
-            occ = board[b]
-            if (occ < 0 and forbid != (a, b)) or (occ >= 0 and owners[occ] != seat):
-                return True
-    other = 1 - seat
-    if any(k >= 0 for k in state.towers[other]):
-        return any(board[a] >= 0 and owners[board[a]] == seat for a in D.back_row[other])
-    return False
-
-
-def _can_step(state: StrategoState, seat: int, a: int, b: int) -> bool:
-    """A movable castle of ``seat`` stands on square ``a`` next to square ``b`` (an action built
-    by hand may hold anything: junk is refused)."""
-    if type(a) is not int or not 0 <= a < D.squares or b not in D.adj[a]:
-        return False
-    uid = state.board[a]
-    return uid >= 0 and state.owners[uid] == seat and D.movable[state.kinds[uid]]
-
-
-def can_move(state: StrategoState, seat: int, a: int, b: int) -> bool:
-    """``Move(a, b)`` is legal for ``seat`` (spec 5.1.1 and 5.4)."""
-    return (_can_step(state, seat, a, b) and state.board[b] < 0
-            and (state.history[seat][0] is None or forbidden_move(state, seat) != (a, b)))
-
-
-def can_attack(state: StrategoState, seat: int, a: int, b: int) -> bool:
-    """``Attack(a, b)`` is legal for ``seat`` (spec 5.1.2)."""
-    if not _can_step(state, seat, a, b):
-        return False
-    occ = state.board[b]
-    return occ >= 0 and state.owners[occ] != seat
-
-
-def can_attack_tower(state: StrategoState, seat: int, a: int, slot: int) -> bool:
-    """``TowerAttack(a, slot)`` is legal for ``seat`` (spec 5.1.3): its castle stands on the
-    opponent's back row and the slot holds a big castle."""
-    other = 1 - seat
-    if a not in D.back_row[other] or slot not in _ALL_SLOTS:
-        return False
-    occ = state.board[a]
-    return occ >= 0 and state.owners[occ] == seat and state.towers[other][slot] >= 0
-
-
 class VictoryRules(StrategoRules):
     """Stratego Victory: see the module docstring. Stateless."""
 
     variant: ClassVar[str] = VICTORY
     default_options: ClassVar[Mapping[str, JSON]] = {**SHARED_OPTIONS, "variant": VICTORY}
 
-    def _legal(self, state: StrategoState) -> tuple[StrategoAction, ...]:
+    def _list(self, state: StrategoState) -> tuple[StrategoAction, ...]:
         """:func:`victory_actions` of the seat to move."""
         return victory_actions(state, state.to_move)
 
-    def _accepts(self, state: StrategoState, action: object) -> bool:
-        """The action is one of :func:`victory_actions`, checked on the board directly."""
-        seat = state.to_move
-        match action:
-            case Move(a, b):
-                return can_move(state, seat, a, b)
-            case Attack(a, b):
-                return can_attack(state, seat, a, b)
-            case TowerAttack(a, slot):
-                return can_attack_tower(state, seat, a, slot)
-        return False
-
     def _play(self, state: StrategoState, seat: int, action: object) -> Result | None:
         """Apply a legal move, attack or back-row attack (``None`` for anything else)."""
-        match action:
-            case Move(a, b) if can_move(state, seat, a, b):
-                return self._move(state, seat, a, b)
-            case Attack(a, b) if can_attack(state, seat, a, b):
-                return self._attack(state, seat, a, b)
-            case TowerAttack(a, slot) if can_attack_tower(state, seat, a, slot):
-                return self._tower_attack(state, seat, a, slot)
+        if not self._accepts(state, action):
+            return None
+        if type(action) is Move:  # by exact type: listed actions are of these three classes
+            return self._move(state, seat, action.from_square, action.to_square)
+        if type(action) is Attack:
+            return self._attack(state, seat, action.from_square, action.to_square)
+        if type(action) is TowerAttack:
+            return self._tower_attack(state, seat, action.from_square, action.slot)
         return None
 
     def _start_turn(self, state: StrategoState, seat: int, events: list[Event], **changes: Any) -> Result:
-        """``seat``'s turn begins; no action loses (AMBIGUITY 8), then the move cap draws."""
-        if changes or state.phase != PLAY or state.to_move != seat:
-            state = evolve(state, **{**changes, "phase": PLAY, "to_move": seat, "die": -1})
-        if not has_action(state, seat):
-            return self._game_over(state, loss_for(seat, "no_legal_action"), events)
+        """``seat``'s turn begins: its actions are listed into the new state (one copy with
+        ``changes``); none loses (AMBIGUITY 8), then the move cap draws."""
+        get = changes.get
+        legal = _actions(seat, get("board", state.board), state.owners, get("pos", state.pos), state.movers,
+                         get("history", state.history), get("towers", state.towers))
+        return self._turn_begun(evolve(state, **changes, phase=PLAY, to_move=seat, legal=legal), events)
+
+    def _turn_begun(self, state: StrategoState, events: list[Event]) -> Result:
+        """The state at the start of ``state.to_move``'s turn, its actions listed: the end when
+        there are none (AMBIGUITY 8) or the move cap is reached, else ``state``."""
+        if not state.legal:
+            return self._game_over(state, loss_for(state.to_move, "no_legal_action"), events)
         cap = state.config.move_cap
         if cap and state.turn >= cap:
             return self._game_over(state, DRAW_BY_MOVE_CAP, events)
@@ -208,10 +147,13 @@ class VictoryRules(StrategoRules):
         mine = (history[seat][1], (uid, a, b))
         moved = state.moved
         events = [Event("moved", {"seat": seat, "uid": uid, "from": list(RC[a]), "to": list(RC[b])})]
-        new = evolve(state, turn=state.turn + 1, to_move=1 - seat, board=tuple(board), pos=tuple(pos),
-                     moved=moved if uid in moved else moved | {uid},
-                     history=(mine, history[1]) if seat == 0 else (history[0], mine))
-        return self._start_turn(new, 1 - seat, events)
+        # :meth:`_start_turn` with its arguments at hand: list, then copy the state once
+        other, new_board, new_pos = 1 - seat, tuple(board), tuple(pos)
+        new_history = (mine, history[1]) if seat == 0 else (history[0], mine)
+        legal = _actions(other, new_board, state.owners, new_pos, state.movers, new_history, state.towers)
+        new = evolve(state, turn=state.turn + 1, to_move=other, board=new_board, pos=new_pos,
+                     moved=moved if uid in moved else moved | {uid}, history=new_history, legal=legal)
+        return self._turn_begun(new, events)
 
     def _attack(self, state: StrategoState, seat: int, a: int, b: int) -> Result:
         """Spec 5.2: both castles are revealed; the combat table decides (``DATA.combat``)."""
