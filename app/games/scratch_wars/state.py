@@ -14,12 +14,11 @@ Indices used throughout:
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..core.rules import Outcome
+from ..core.state import evolve as evolve  # the kit's one way to change a state, re-exported for the game's modules
 
 JSON = Any
 T = TypeVar("T")
@@ -246,58 +245,6 @@ class State:
         if attack is None:
             raise ValueError(f"scratch_wars: no attack is being resolved (phase {self.phase!r})")
         return attack
-
-
-# ----------------------------------------------------------------------------------------- evolve
-
-class _Evolvers(dict[tuple[type, ...], Callable[..., Any]]):
-    """``(class, *changed field names)`` -> its compiled evolver, compiled on first use."""
-
-    def __missing__(self, key: tuple[Any, ...]) -> Callable[..., Any]:
-        evolver = self[key] = _compile_evolver(key[0], key[1:])
-        return evolver
-
-
-_EVOLVERS = _Evolvers()
-
-
-def evolve(obj: T, /, **changes: Any) -> T:
-    """A copy of the frozen, slotted dataclass ``obj`` with ``changes``: the same contract as
-    :func:`app.games.core.evolve` (no ``__init__`` or ``__post_init__``; the caller keeps the
-    invariants), through a function compiled once per class and set of changed fields that sets
-    each slot of the copy directly.
-
-    A drop-in for the kit's version, kept here because a random duel makes about 140 states and
-    the kit's loop over the fields costs about 3 times as much (``bench/bench_scratch_wars.py``);
-    it belongs in ``app/games/core/state.py``, and then this one goes.
-
-    :raises TypeError: a name in ``changes`` is not a field of ``obj``.
-    """
-    key: tuple[Any, ...] = (type(obj), *changes)
-    new: T = _EVOLVERS[key](obj, **changes)
-    return new
-
-
-def _compile_evolver(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
-    """``def evolve_<Class>(obj, /, <changed fields>)``: a new instance whose slots are set through
-    their descriptors (as ``dataclasses`` does for ``__init__``), from the arguments for the changed
-    fields and from ``obj`` for the others.
-
-    :raises TypeError: a changed name that is not a field of ``cls``.
-    """
-    names = [f.name for f in dataclasses.fields(cls)]
-    unknown = sorted(set(changed) - set(names))
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    lines = [f"def evolve_{cls.__name__}(obj, /, {', '.join(changed)}):", "    new = _new(_cls)"]
-    for n in names:
-        scope[f"_set_{n}"] = getattr(cls, n).__set__
-        lines.append(f"    _set_{n}(new, {n if n in changed else 'obj.' + n})")
-    lines.append("    return new")
-    exec("\n".join(lines), scope)  # generated from the dataclass's own field names
-    evolver: Callable[..., Any] = scope[f"evolve_{cls.__name__}"]
-    return evolver
 
 
 def set_seat(seats: Seats, i: int, seat: Seat) -> Seats:
