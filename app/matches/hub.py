@@ -3,20 +3,27 @@
 :class:`LocalHub` works inside one process (the embedded default). :class:`RedisHub` publishes
 through Redis pub/sub so that several server processes serve one match (DESIGN.md section 6).
 A notice carries no game data: each connection reads what its viewer may see from the database.
+
+Besides version notices there is one more kind: "match M has finished" (:meth:`LocalHub.publish_finished`),
+sent after the commit that wrote the match's ``match_results`` rows, so that result consumers
+(:mod:`app.matches.results`) wake up at once; they poll as well, so a lost notice only delays them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 from app.logging import get_logger
 
 log = get_logger(__name__)
 
 Listener = Callable[[int, int], None]  # (match_id, version)
+FinishedListener = Callable[[int], None]  # (match_id)
 
 
 class LocalHub:
@@ -24,6 +31,7 @@ class LocalHub:
 
     def __init__(self) -> None:
         self._listeners: dict[int, set[Listener]] = defaultdict(set)
+        self._finished: set[FinishedListener] = set()
 
     async def start(self) -> None:
         """Nothing to start in-process."""
@@ -31,6 +39,7 @@ class LocalHub:
     async def stop(self) -> None:
         """Drop every subscriber."""
         self._listeners.clear()
+        self._finished.clear()
 
     def subscribe(self, match_id: int, listener: Listener) -> Callable[[], None]:
         """Call ``listener(match_id, version)`` on every change of ``match_id``.
@@ -59,10 +68,29 @@ class LocalHub:
         """Tell every subscriber in this process that ``match_id`` reached ``version``."""
         self._deliver(match_id, version)
 
+    def subscribe_finished(self, listener: FinishedListener) -> Callable[[], None]:
+        """Call ``listener(match_id)`` whenever any match finishes (its results are committed).
+
+        :returns: a function that unsubscribes.
+        """
+        self._finished.add(listener)
+        return lambda: self._finished.discard(listener)
+
+    def _deliver_finished(self, match_id: int) -> None:
+        for listener in list(self._finished):
+            try:
+                listener(match_id)
+            except Exception:
+                log.exception("hub finished listener failed", match_id=match_id)
+
+    async def publish_finished(self, match_id: int) -> None:
+        """Tell the result consumers in this process that ``match_id`` has finished."""
+        self._deliver_finished(match_id)
+
 
 class RedisHub(LocalHub):
-    """Publishes notices on the Redis channel ``arena:matches`` and delivers what any process
-    published to the local subscribers.
+    """Publishes notices on the Redis channel ``arena:matches`` (``{"m": id, "v": version}`` or
+    ``{"finished": id}``) and delivers what any process published to the local subscribers.
 
     :param url: ``redis://host:port/db``.
     """
@@ -72,7 +100,7 @@ class RedisHub(LocalHub):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
-        self._redis = None
+        self._redis: Any = None
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -90,7 +118,10 @@ class RedisHub(LocalHub):
                 continue
             try:
                 notice = json.loads(message["data"])
-                self._deliver(int(notice["m"]), int(notice["v"]))
+                if "finished" in notice:
+                    self._deliver_finished(int(notice["finished"]))
+                else:
+                    self._deliver(int(notice["m"]), int(notice["v"]))
             except (ValueError, KeyError, TypeError):
                 log.warning("bad hub notice", data=message.get("data"))
 
@@ -98,10 +129,8 @@ class RedisHub(LocalHub):
         """Stop listening and close the connection."""
         if self._task:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
         if self._redis is not None:
             await self._redis.aclose()
         await super().stop()
@@ -110,6 +139,11 @@ class RedisHub(LocalHub):
         """Publish to every process (this one included, through Redis)."""
         assert self._redis is not None, "RedisHub.start() was not awaited"
         await self._redis.publish(self.CHANNEL, json.dumps({"m": match_id, "v": version}))
+
+    async def publish_finished(self, match_id: int) -> None:
+        """Tell the result consumers of every process that ``match_id`` has finished."""
+        assert self._redis is not None, "RedisHub.start() was not awaited"
+        await self._redis.publish(self.CHANNEL, json.dumps({"finished": match_id}))
 
 
 def make_hub(redis_url: str | None) -> LocalHub:

@@ -1,7 +1,8 @@
-"""Match tables: ``matches``, ``match_seats`` and ``match_events`` (DESIGN.md section 5).
+"""Match tables: ``matches``, ``match_seats``, ``match_events``, and what a match leaves behind when
+it ends, ``match_results`` and ``result_deliveries`` (DESIGN.md section 5, "After a match").
 
 ``matches.state`` is a snapshot that can always be rebuilt by replaying ``match_events``
-(``tests/service/test_replay.py`` checks it). Columns that hold hidden information (``seed``,
+(:meth:`MatchService.rebuild`; ``tests/service/test_match_service.py`` checks it). Columns that hold hidden information (``seed``,
 ``state``, ``pending``, event payloads) are never sent to a client as they are.
 """
 
@@ -10,12 +11,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base, utcnow
 
 WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
+#: where a match comes from (``matches.origin``): a casual game, a rated game, a clan challenge, a
+#: tournament round. Consumers of ``match_results`` decide from it what the match counts for.
+CASUAL, RATED, CHALLENGE, TOURNAMENT = "casual", "rated", "challenge", "tournament"
+ORIGINS = (CASUAL, RATED, CHALLENGE, TOURNAMENT)
 
 
 class Match(Base):
@@ -24,7 +29,10 @@ class Match(Base):
     ``version`` counts the rows of ``match_events``; ``state_version`` is the version at which the
     engine state last changed (a hidden simultaneous choice bumps ``version`` but not
     ``state_version``, so the other seat's pending ``act`` is not made stale by it).
-    ``deadline_at`` is the earliest deadline of any seat that must act (indexed for the sweeper).
+    ``deadline_at`` is the earliest deadline of any seat that must act (indexed for the sweeper);
+    while a computer move is being chosen it holds the end of that claim (see
+    :mod:`app.matches.sweeper`). ``origin`` is one of :data:`ORIGINS`; ``origin_ref`` names what the
+    match belongs to (a challenge or tournament id), null for casual and rated matches.
     """
 
     __tablename__ = "matches"
@@ -46,6 +54,8 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    origin: Mapped[str] = mapped_column(String(16), default=CASUAL, server_default=CASUAL)
+    origin_ref: Mapped[str | None] = mapped_column(String(64))
 
     seats: Mapped[list[MatchSeat]] = relationship(
         back_populates="match", order_by="MatchSeat.seat", lazy="selectin", cascade="all, delete-orphan"
@@ -53,7 +63,7 @@ class Match(Base):
 
     __table_args__ = (Index("ix_matches_status_deadline", "status", "deadline_at"),)
     # every UPDATE checks the version it loaded (compare-and-set); the service sets it itself
-    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}  # noqa: RUF012
 
 
 class MatchSeat(Base):
@@ -62,7 +72,9 @@ class MatchSeat(Base):
     ``deadline_at``: when this seat must have acted (null when it need not act or the match is
     untimed). ``timeouts_in_row``, ``away`` and ``away_since`` implement computer takeover
     (DESIGN.md section 3): after two timeouts in a row the seat is away and the computer plays it
-    at once until the player acts or says "I'm back".
+    at once until the player acts or says "I'm back". ``resigned``: the player gave up and the
+    game went on without them (:meth:`Rules.resign` returned ``None``); the computer plays the seat
+    at once to the end, and the seat's final result is the player's.
     """
 
     __tablename__ = "match_seats"
@@ -76,6 +88,7 @@ class MatchSeat(Base):
     timeouts_in_row: Mapped[int] = mapped_column(default=0)
     away: Mapped[bool] = mapped_column(default=False)
     away_since: Mapped[datetime | None]
+    resigned: Mapped[bool] = mapped_column(default=False, server_default=false())
     result: Mapped[str | None] = mapped_column(String(8))
     score: Mapped[float | None]
 
@@ -106,3 +119,51 @@ class MatchEvent(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (UniqueConstraint("match_id", "version", name="uq_match_events_match_version"),)
+
+
+class MatchResult(Base):
+    """One seat's final result, written in the transaction that ends the match (by the rules, a
+    resignation, the computer playing a timed-out seat to the end, or abandonment); one row per seat.
+
+    ``user_id`` is null for a computer seat; ``team`` and ``rank`` (1 = best, equal for ties) come
+    from the :class:`~app.games.core.Outcome`; ``result`` is ``win``, ``loss`` or ``draw``;
+    ``reason`` is the outcome's termination (``flag_captured``, ``resigned``, ``abandoned``...);
+    ``computer_finished`` says the computer played the seat at the end (a computer seat, an away
+    seat, or a seat whose player resigned while the game went on). Consumers read these rows
+    through :mod:`app.matches.results`.
+    """
+
+    __tablename__ = "match_results"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    team: Mapped[int]
+    rank: Mapped[int]
+    result: Mapped[str] = mapped_column(String(8))
+    reason: Mapped[str] = mapped_column(String(40))
+    score: Mapped[float | None]
+    computer_finished: Mapped[bool]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("match_id", "seat", name="uq_match_results_match_seat"),)
+
+
+class ResultDelivery(Base):
+    """That ``consumer`` (``"ratings"``, ``"clans"``...) has applied the result row of
+    ``(match_id, seat)``. Unique per consumer, match and seat, so a row is applied at most once;
+    written in the consumer's own transaction with its effect (see :mod:`app.matches.results`)."""
+
+    __tablename__ = "result_deliveries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    consumer: Mapped[str] = mapped_column(String(40))
+    result_id: Mapped[int] = mapped_column(ForeignKey("match_results.id", ondelete="CASCADE"), index=True)
+    match_id: Mapped[int]
+    seat: Mapped[int]
+    delivered_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("consumer", "match_id", "seat", name="uq_result_deliveries_consumer_match_seat"),
+    )

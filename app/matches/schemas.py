@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Path, Query
 from pydantic import BaseModel, Field
@@ -26,7 +24,8 @@ class ComputerSeat(BaseModel):
 
 class CreateMatch(BaseModel):
     """``POST /api/matches``. ``options`` holds ``turn_seconds`` (0 = untimed, only without computer
-    seats), ``spectators`` and the game's own options."""
+    seats), ``spectators``, ``rated`` (true: a rated match) and the game's own options (``variant``
+    where the game has variants)."""
 
     game: str = Field(min_length=1, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)

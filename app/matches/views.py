@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from app.games.core import Event
-from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent
+from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 
 
 def seat_of(m: Match, user_id: int | None) -> int | None:
@@ -28,11 +28,12 @@ def seat_of(m: Match, user_id: int | None) -> int | None:
 
 def clock_info(m: Match, now: datetime) -> dict[str, Any]:
     """``{"turn_seconds", "remaining_ms": {seat: ms}, "away": [seats]}``: milliseconds left for
-    every seat that has a deadline, computed on the server so a client's own clock never matters."""
+    every person's seat that has a deadline (not computer seats, not resigned ones), computed on
+    the server so a client's own clock never matters."""
     remaining = {}
     if m.status == ACTIVE:
         for s in m.seats:
-            if s.deadline_at is not None and not s.bot_level:
+            if s.deadline_at is not None and not s.bot_level and not s.resigned:
                 remaining[str(s.seat)] = max(0, int((s.deadline_at - now).total_seconds() * 1000))
     return {
         "turn_seconds": m.options.get("turn_seconds", 0),
@@ -42,12 +43,20 @@ def clock_info(m: Match, now: datetime) -> dict[str, Any]:
 
 
 def match_info(m: Match, now: datetime) -> dict[str, Any]:
-    """Public info of a match: no state, no pending choice; the seed only once it is over."""
+    """Public info of a match: no state, no pending choice; the seed only once it is over.
+
+    :returns: ``{"id", "game", "status", "origin", "origin_ref", "options" (with ``rated``),
+        "num_players", "created_by", "version", "seed_hash", "created_at", "started_at",
+        "finished_at", "result", "seats": [{"seat", "user", "bot", "away", "resigned", "result"}],
+        "clock", "seed"?}``.
+    """
     info: dict[str, Any] = {
         "id": m.id,
         "game": m.game,
         "status": m.status,
-        "options": m.options,
+        "origin": m.origin,
+        "origin_ref": m.origin_ref,
+        "options": {"rated": False, **m.options},
         "num_players": m.num_players,
         "created_by": m.created_by,
         "version": m.version,
@@ -62,6 +71,7 @@ def match_info(m: Match, now: datetime) -> dict[str, Any]:
                 "user": {"id": s.user.id, "name": s.user.name} if s.user is not None else None,
                 "bot": s.bot_level,
                 "away": s.away,
+                "resigned": s.resigned,
                 "result": s.result,
             }
             for s in m.seats
@@ -71,6 +81,15 @@ def match_info(m: Match, now: datetime) -> dict[str, Any]:
     if m.status == FINISHED:
         info["seed"] = m.seed
     return info
+
+
+def result_view(r: MatchResult) -> dict[str, Any]:
+    """One ``match_results`` row as JSON: ``{"seat", "user_id", "team", "rank", "result",
+    "reason", "score", "computer_finished"}``."""
+    return {
+        "seat": r.seat, "user_id": r.user_id, "team": r.team, "rank": r.rank, "result": r.result,
+        "reason": r.reason, "score": r.score, "computer_finished": r.computer_finished,
+    }
 
 
 def event_views(rows: Iterable[MatchEvent], viewer: int | None, reveal_all: bool) -> list[dict[str, Any]]:

@@ -1,22 +1,32 @@
-"""One write to one locked match (the state, pending choices, event rows, deadlines), and the
-replay of stored events. The match service's single writer (:meth:`MatchService._write`) makes a
-:class:`WriteContext`, lets a request change it, and stores it."""
+"""One write to one locked match (the state, pending choices, event rows, deadlines, and the
+``match_results`` rows when it ends), and the replay of stored events. The match service's single
+writer (:meth:`MatchService._write`) locks the row with :func:`lock_match`, makes a
+:class:`WriteContext`, lets a request change it, and stores it.
+
+A match plays by its variant's rules: ``get_rules(m.game, game_options(m))`` everywhere its state
+is decoded, changed or replayed.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import random
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.games.core import CHANCE, Event, GameError, Outcome, chance_rng, get_rules, make_bot, submit
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.games.core import CHANCE, Event, GameError, Outcome, chance_rng, get_rules, submit
+from app.games.core.registry import AnyRules
 from app.matches.errors import MatchError
-from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent
+from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent, MatchResult
+from app.matches.results import result_rows
 from app.settings import Settings
 
-#: options handled by the service itself; every other key goes to the game's ``normalize_options``
-SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True}
+#: options handled by the service itself, with defaults; every other key goes to the game's
+#: ``normalize_options``. ``rated``: the creator asks for a rated match (``matches.origin``).
+SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True, "rated": False}
 #: input kinds that carry an engine action (replayed by :func:`replay_rows`)
 ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
 
@@ -26,18 +36,42 @@ def game_options(m: Match) -> dict[str, Any]:
     return {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
 
 
+def match_rules(m: Match) -> AnyRules:
+    """The rules ``m`` plays by (its variant's, where the game has variants).
+
+    :raises BadOptions: the stored options name a variant the game no longer has.
+    """
+    return get_rules(m.game, game_options(m))
+
+
+async def lock_match(session: AsyncSession, match_id: int, *, postgres: bool, skip_locked: bool = False) -> Match | None:
+    """Load match ``match_id`` for writing in ``session``'s transaction: ``FOR UPDATE`` on
+    PostgreSQL (``SKIP LOCKED`` when ``skip_locked``), the database write lock on SQLite.
+
+    :returns: the match, or ``None`` when there is none (or, with ``skip_locked``, another
+        transaction holds it).
+    """
+    stmt = select(Match).where(Match.id == match_id)
+    if postgres:
+        stmt = stmt.with_for_update(skip_locked=skip_locked)
+    else:  # SQLite has no row locks: take the database write lock before reading
+        await session.execute(update(Match).where(Match.id == match_id).values(deadline_at=Match.deadline_at))
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
 def replay_rows(m: Match, rows: Sequence[MatchEvent]) -> Iterator[tuple[Any, dict[int, Any]]]:
     """Re-apply stored events from the initial state (no RNG needed).
 
     :returns: after each row, ``(state, pending)`` as game values.
     :raises IllegalAction: the stored log does not fit the rules.
     """
-    rules = get_rules(m.game)
+    rules = match_rules(m)
     state = rules.initial_state(m.num_players, game_options(m))
     pending: dict[int, Any] = {}
     for row in rows:
         if row.kind in ACTION_KINDS:
-            step = submit(rules, state, pending, row.seat, rules.decode_action(row.payload["action"]))
+            seat = CHANCE if row.seat is None else row.seat
+            step = submit(rules, state, pending, seat, rules.decode_action(row.payload["action"]))
             state, pending = step.state, step.pending
         yield state, pending
 
@@ -54,19 +88,28 @@ class WriteContext:
 
     def __init__(self, m: Match, now: datetime, settings: Settings) -> None:
         self.m, self.settings = m, settings
-        self.rules = get_rules(m.game)
+        self.rules = match_rules(m)
         self.now = now
         self.state = self.rules.decode_state(m.state) if m.state is not None else None
         self.pending: dict[int, Any] = {int(k): self.rules.decode_action(v) for k, v in (m.pending or {}).items()}
         self.rows: list[MatchEvent] = []
+        #: the ``match_results`` rows, when this write ends the match
+        self.results: list[MatchResult] = []
         self.state_changed = False
         self.next_deadline: datetime | None = None
-        #: an end the service decides (resignation, abandonment), not the rules
+        #: an end decided outside the engine's ``outcome`` (a resignation that ends the game, as
+        #: ``rules.resign`` says; abandonment)
         self.forced_outcome: Outcome | None = None
 
     @property
     def changed(self) -> bool:
+        """Whether this write has anything to store."""
         return bool(self.rows) or self.state_changed
+
+    @property
+    def finished(self) -> bool:
+        """Whether this write ended the match (its results are among the rows to store)."""
+        return bool(self.results)
 
     def abort(self, reason: str) -> None:
         """End a match that never started: status ``aborted`` with ``reason`` (no results)."""
@@ -77,14 +120,19 @@ class WriteContext:
         self.record(None, "end", None, None, [], extra={"result": m.result})
 
     def abandoned(self) -> bool:
-        """Every human seat has been away for ``abandon_after_seconds`` (and there is one)."""
-        humans = [ms for ms in self.m.seats if not ms.bot_level]
+        """Every person still playing has been away for ``abandon_after_seconds`` (and there is
+        one; seats whose players resigned do not count)."""
+        humans = [ms for ms in self.m.seats if not ms.bot_level and not ms.resigned]
         limit = timedelta(seconds=self.settings.abandon_after_seconds)
         return bool(humans) and all(
             ms.away and ms.away_since is not None and self.now - ms.away_since >= limit for ms in humans
         )
 
     def decode(self, action: Any) -> Any:
+        """The game value of a JSON action.
+
+        :raises MatchError: ``bad_message`` when it is not the shape of any action of the game.
+        """
         try:
             return self.rules.decode_action(action)
         except GameError as exc:
@@ -94,6 +142,13 @@ class WriteContext:
         self, seat: int | None, kind: str, action: Any, visible_to: frozenset[int] | None,
         events: Sequence[Event], extra: Mapping[str, Any] | None = None,
     ) -> None:
+        """Append the ``match_events`` row of one input at the next version.
+
+        :param seat: the acting seat, :data:`CHANCE`, or ``None`` for the service's own rows.
+        :param kind: the row kind (see :class:`~app.matches.models.MatchEvent`).
+        :param action: the game value of the action, or ``None``.
+        :param visible_to: who may see ``action`` before the end (``None``: everyone).
+        """
         self.m.version += 1
         payload = {
             "action": None if action is None else self.rules.encode_action(action),
@@ -140,29 +195,31 @@ class WriteContext:
             self.state_changed = True
             self.m.state_version = self.m.version
 
-    def computer_action(self, seat: int, kind: str) -> Any:
-        """The computer's action for ``seat``, from that seat's observation only."""
-        rng = random.Random(hashlib.sha256(f"{self.m.seed}:bot:{self.m.version}:{seat}".encode()).digest())
-        level = self.m.seats[seat].bot_level
-        if kind == "bot" and level:
-            bot = make_bot(self.m.game, level)
-            observation = self.rules.bot_observation(self.state, seat)
-            return bot.choose(observation, self.rules.legal_actions(self.state, seat), rng)
-        return self.rules.timeout_action(self.state, seat, rng)
-
     def due_seat(self) -> tuple[int, str] | None:
-        """The first seat that must act and whose deadline has passed, with the event kind."""
-        if self.state is None:
-            return None
-        to_act = self.rules.to_act(self.state)
+        """The first seat the computer must play now, with the event kind: ``bot`` for a computer
+        seat or a seat whose player resigned, ``timeout`` for a person's seat whose deadline passed
+        (away seats included)."""
         for ms in self.m.seats:
-            if ms.seat in to_act and ms.seat not in self.pending and ms.deadline_at is not None:
-                if ms.deadline_at <= self.now:
-                    return ms.seat, ("bot" if ms.bot_level else "timeout")
+            kind = self.due_kind(ms.seat)
+            if kind is not None:
+                return ms.seat, kind
         return None
 
+    def due_kind(self, seat: int) -> str | None:
+        """The event kind if the computer must play ``seat`` now, else ``None``: the seat must act,
+        has not chosen yet, and its deadline has passed."""
+        if self.state is None or self.m.status != ACTIVE:
+            return None
+        ms = self.m.seats[seat]
+        if seat not in self.rules.to_act(self.state) or seat in self.pending:
+            return None
+        if ms.deadline_at is None or ms.deadline_at > self.now:
+            return None
+        return "bot" if (ms.bot_level or ms.resigned) else "timeout"
+
     def finish(self) -> None:
-        """Store the snapshot, the result when over, and every seat's deadline."""
+        """Store the snapshot, the result and the ``match_results`` rows when over, and every
+        seat's deadline."""
         m, rules = self.m, self.rules
         if self.state is not None:
             if self.state_changed:
@@ -176,6 +233,9 @@ class WriteContext:
 
     def _finish_match(self, outcome: Outcome) -> None:
         m = self.m
+        resigned = outcome.resigned | {ms.seat for ms in m.seats if ms.resigned}
+        if resigned != outcome.resigned:
+            outcome = dataclasses.replace(outcome, resigned=frozenset(resigned))
         m.status = FINISHED
         m.finished_at = self.now
         m.result = outcome.to_json()
@@ -184,6 +244,7 @@ class WriteContext:
             ms.score = outcome.scores[ms.seat] if outcome.scores else None
             ms.deadline_at = None
         self.record(None, "end", None, None, [], extra={"result": m.result, "seed": m.seed})
+        self.results = result_rows(m, outcome, self.now)
 
     def _set_deadlines(self) -> None:
         m = self.m
@@ -193,9 +254,7 @@ class WriteContext:
         for ms in m.seats:
             if ms.seat not in to_act or ms.seat in self.pending:
                 ms.deadline_at = None
-            elif ms.bot_level:
-                ms.deadline_at = self.now + delay
-            elif ms.away:
+            elif ms.bot_level or ms.away or ms.resigned:
                 ms.deadline_at = self.now + delay
             elif turn and (self.state_changed or ms.deadline_at is None):
                 ms.deadline_at = self.now + turn

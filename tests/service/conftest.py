@@ -1,4 +1,9 @@
-"""Fixtures for the match service: services on the test database with a fake clock."""
+"""Fixtures for the match service: services on the test database with a fake clock.
+
+Computer moves run in the real bot worker pool (processes), which also imports the test-only game
+of :mod:`tests.service.toy_game`; the ``toy`` fixture registers that game in the test process for
+one test.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,9 @@ from app.matches.hub import LocalHub
 from app.matches.service import MatchService
 from app.users.models import User
 from tests.conftest import make_settings
+
+#: the bot workers of these tests also know the test-only game
+WORKER_IMPORTS = ["tests.service.toy_game"]
 
 
 @dataclass
@@ -30,7 +38,7 @@ class Env:
 
 @pytest.fixture
 async def env(db_url):
-    settings = make_settings(db_url)
+    settings = make_settings(db_url, bot_worker_imports=WORKER_IMPORTS)
     engine = make_engine(db_url)
     sessionmaker = make_sessionmaker(engine)
     clock = FakeClock()
@@ -46,3 +54,13 @@ async def env(db_url):
     await service.stop_workers()
     for eng in e._engines:
         await eng.dispose()
+
+
+@pytest.fixture
+def toy():
+    """The test-only game ``tally_test`` (:mod:`tests.service.toy_game`), registered for one test."""
+    from tests.service import toy_game
+
+    toy_game.install()
+    yield toy_game
+    toy_game.uninstall()

@@ -36,7 +36,7 @@ def _states_by_version(client, match_id):
             return await s.get(Match, match_id), (await s.execute(stmt)).scalars().all()
 
     m, stored = client.portal.call(load)
-    states = {row.version: state for row, (state, _) in zip(stored, replay_rows(m, stored))}
+    states = {row.version: state for row, (state, _) in zip(stored, replay_rows(m, stored), strict=True)}
     return stored, states
 
 

@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 
 from app.games.core import Record, get_rules, replay
 from app.matches.models import Match, MatchEvent
+from app.matches.write import SERVICE_OPTIONS
 from tests.conftest import PG_ADMIN_URL, require_service
 from tests.servers import ServerProcess, migrate, server_env
 
@@ -148,7 +149,7 @@ async def test_sigkill_and_restart_lose_no_acknowledged_action(tmp_path):
         assert by_version[version].payload["action"] == action and by_version[version].kind == "action"
     rules = get_rules("battle_runes")
     log = [Record(r.seat, r.payload["action"]) for r in rows if r.kind in ("action", "chance", "timeout", "bot")]
-    opts = {k: v for k, v in m.options.items() if k not in ("turn_seconds", "spectators")}
+    opts = {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
     state, _ = replay(rules, 2, opts, log)
     assert list(rules.outcome(state).scores) == m.result["scores"]
     assert "Traceback" not in server.log(), server.log()

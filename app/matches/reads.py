@@ -1,0 +1,169 @@
+"""Reading matches: public info, per-viewer snapshots and events, replays, results.
+
+:class:`MatchReads` is a part of :class:`~app.matches.service.MatchService`; it never writes. A
+match's state is decoded with its variant's rules (:func:`~app.matches.write.match_rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.games.core import CHANCE
+from app.matches.clock import Clock
+from app.matches.errors import MatchError
+from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
+from app.matches.views import event_views, match_info, result_view, seat_of
+from app.matches.write import game_options, match_rules, replay_rows
+
+
+class MatchReads:
+    """The reading half of the match service (one short session per call)."""
+
+    sessionmaker: async_sessionmaker[AsyncSession]
+    clock: Clock
+
+    async def get_match(self, match_id: int) -> dict[str, Any]:
+        """Public info of a match (no hidden information).
+
+        :raises MatchError: ``not_found``.
+        """
+        async with self.sessionmaker() as session:
+            m = await session.get(Match, match_id)
+            if m is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            return match_info(m, self.clock.now())
+
+    async def list_matches(
+        self, status: str | None = WAITING, game: str | None = None, user_id: int | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Matches by status (default: waiting for players), newest first; ``user_id`` keeps
+        those where that user holds a seat."""
+        stmt = select(Match).order_by(Match.id.desc()).limit(limit)
+        if status:
+            stmt = stmt.where(Match.status == status)
+        if game:
+            stmt = stmt.where(Match.game == game)
+        if user_id is not None:
+            stmt = stmt.where(Match.seats.any(MatchSeat.user_id == user_id))
+        async with self.sessionmaker() as session:
+            now = self.clock.now()
+            return [match_info(m, now) for m in (await session.execute(stmt)).scalars().all()]
+
+    async def viewer_seat(self, match_id: int, user_id: int | None) -> tuple[int | None, bool]:
+        """``(seat, spectators_allowed)`` for ``user_id`` in a match.
+
+        :raises MatchError: ``not_found``.
+        """
+        async with self.sessionmaker() as session:
+            m = await session.get(Match, match_id)
+            if m is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            return seat_of(m, user_id), bool(m.options.get("spectators", True))
+
+    async def events(self, match_id: int, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The events after version ``since`` as ``viewer`` may see them (see
+        :func:`app.matches.views.event_views`)."""
+        async with self.sessionmaker() as session:
+            m = await session.get(Match, match_id)
+            if m is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            rows = await self._rows(session, match_id, since)
+            return event_views(rows, viewer, m.status == FINISHED)
+
+    async def _rows(self, session: AsyncSession, match_id: int, since: int = 0) -> Sequence[MatchEvent]:
+        stmt = (
+            select(MatchEvent)
+            .where(MatchEvent.match_id == match_id, MatchEvent.version > since)
+            .order_by(MatchEvent.version)
+        )
+        return (await session.execute(stmt)).scalars().all()
+
+    async def snapshot(self, match_id: int, viewer: int | None, since: int = 0) -> dict[str, Any]:
+        """The ``snapshot`` frame of DESIGN.md section 4 for ``viewer`` (a seat or ``None``).
+
+        :returns: ``{"type": "snapshot", "match_id", "version", "seat", "status", "view", "to_act",
+            "chosen", "legal", "clock", "events", "result", "seed_hash", "seed"?, "seats"}``.
+        :raises MatchError: ``not_found``.
+        """
+        async with self.sessionmaker() as session:
+            m = await session.get(Match, match_id)
+            if m is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            rows = await self._rows(session, match_id, since)
+            now = self.clock.now()
+            rules = match_rules(m)
+            info = match_info(m, now)
+            frame: dict[str, Any] = {
+                "type": "snapshot", "match_id": m.id, "game": m.game, "version": m.version,
+                "seat": viewer, "status": m.status, "view": None, "to_act": [], "chosen": [],
+                "legal": [], "clock": info["clock"], "events": event_views(rows, viewer, m.status == FINISHED),
+                "result": m.result, "seed_hash": m.seed_hash, "seats": info["seats"],
+            }
+            if m.status == FINISHED:
+                frame["seed"] = m.seed
+            if m.state is not None:
+                state = rules.decode_state(m.state)
+                frame["view"] = rules.observe(state, viewer)
+                if m.status == ACTIVE:
+                    to_act = sorted(s for s in rules.to_act(state) if s != CHANCE)
+                    chosen = sorted(int(s) for s in m.pending)
+                    frame["to_act"], frame["chosen"] = to_act, chosen
+                    playing = viewer is not None and not m.seats[viewer].resigned
+                    if playing and viewer in to_act and viewer not in chosen:
+                        frame["legal"] = [rules.encode_action(a) for a in rules.legal_actions(state, viewer)]
+            return frame
+
+    async def replay(self, match_id: int) -> dict[str, Any]:
+        """Every step of a finished match, all revealed: ``{"match", "steps": [{"version", "kind",
+        "seat", "action", "events", "view"}]}`` where ``view`` is the spectator view after the step.
+
+        :raises MatchError: ``not_found``; ``not_finished`` while the match is running.
+        """
+        async with self.sessionmaker() as session:
+            m = await session.get(Match, match_id)
+            if m is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            if m.status != FINISHED:
+                raise MatchError("not_finished", "the replay opens when the match is over")
+            rows = await self._rows(session, match_id)
+            info = match_info(m, self.clock.now())
+        rules = match_rules(m)
+        views = event_views(rows, None, True)
+        steps = [{**view, "view": rules.observe(state, None)} for view, (state, _) in zip(views, replay_rows(m, rows), strict=False)]
+        return {"match": info, "steps": steps}
+
+    async def rebuild(self, match_id: int) -> Any:
+        """Rebuild the engine state by replaying ``match_events`` (needs no RNG).
+
+        :returns: ``(state, pending)`` as game values; equal to the stored snapshot.
+        :raises MatchError: ``not_found``.
+        """
+        async with self.sessionmaker() as session:
+            m = await session.get(Match, match_id)
+            if m is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            rows = await self._rows(session, match_id)
+        last: tuple[Any, dict[int, Any]] = (match_rules(m).initial_state(m.num_players, game_options(m)), {})
+        for last in replay_rows(m, rows):  # noqa: B007 (the last step is the answer)
+            pass
+        return last
+
+    async def results(self, match_id: int) -> list[dict[str, Any]]:
+        """The ``match_results`` rows of a match, by seat (empty until it has finished):
+        ``[{"seat", "user_id", "team", "rank", "result", "reason", "score", "computer_finished"}]``.
+
+        :raises MatchError: ``not_found``.
+        """
+        async with self.sessionmaker() as session:
+            if await session.get(Match, match_id) is None:
+                raise MatchError("not_found", f"no match {match_id}")
+            rows = (
+                await session.execute(
+                    select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)
+                )
+            ).scalars().all()
+            return [result_view(r) for r in rows]
