@@ -19,7 +19,6 @@ from app.errors import DomainError, ErrorCode
 from app.gateway.frames import ErrorFrame, encode, error_frame, pong_frame, snapshot_frame
 from app.gateway.messages import BadFrame, parse_frame
 from app.main import create_app
-from app.matches.errors import MatchError
 from tests.conftest import make_settings
 
 APP = Path(__file__).resolve().parents[1] / "app"
@@ -67,7 +66,7 @@ def test_engine_error_codes_are_in_the_vocabulary():
 
 
 def _string_codes_in_source() -> list[tuple[str, str]]:
-    """``(where, code)`` for every literal code passed to DomainError/MatchError in ``app``,
+    """``(where, code)`` for every literal code passed to DomainError in ``app``,
     and every ``code = "..."`` class attribute under ``app/games``."""
     found = []
     for path in sorted(APP.rglob("*.py")):
@@ -75,7 +74,7 @@ def _string_codes_in_source() -> list[tuple[str, str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-                position = {"DomainError": 0, "MatchError": 0}.get(name)
+                position = {"DomainError": 0}.get(name)
                 if position is not None and len(node.args) > position:
                     arg = node.args[position]
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
@@ -102,9 +101,8 @@ def test_domain_error_shape():
     assert e.to_dict() == {"code": "too_many_matches", "message": "you already have 5 matches waiting",
                            "params": {"limit": 5}}
     assert json.loads(json.dumps(e.to_dict())) == e.to_dict()
-    # the service's spelling keeps working: the same class, params optional
-    assert MatchError is DomainError
-    m = MatchError("stale_version", "the match is at version 12")
+    # params are optional
+    m = DomainError("stale_version", "the match is at version 12")
     assert isinstance(m, DomainError) and m.params == {} and m.code is ErrorCode.STALE_VERSION
     # params is a copy: changing the caller's dict later changes nothing
     given = {"version": 3}

@@ -12,9 +12,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.errors import DomainError
 from app.games.core import CHANCE
 from app.matches.clock import Clock
-from app.matches.errors import MatchError
 from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
 from app.matches.views import event_views, match_info, result_view, seat_of
 from app.matches.write import game_options, match_rules, replay_rows
@@ -29,12 +29,12 @@ class MatchReads:
     async def get_match(self, match_id: int) -> dict[str, Any]:
         """Public info of a match (no hidden information).
 
-        :raises MatchError: ``not_found``.
+        :raises DomainError: ``not_found``.
         """
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             return match_info(m, self.clock.now())
 
     async def list_matches(
@@ -56,12 +56,12 @@ class MatchReads:
     async def viewer_seat(self, match_id: int, user_id: int | None) -> tuple[int | None, bool]:
         """``(seat, spectators_allowed)`` for ``user_id`` in a match.
 
-        :raises MatchError: ``not_found``.
+        :raises DomainError: ``not_found``.
         """
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             return seat_of(m, user_id), bool(m.options.get("spectators", True))
 
     async def events(self, match_id: int, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
@@ -70,7 +70,7 @@ class MatchReads:
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             rows = await self._rows(session, match_id, since)
             return event_views(rows, viewer, m.status == FINISHED)
 
@@ -87,12 +87,12 @@ class MatchReads:
 
         :returns: ``{"type": "snapshot", "match_id", "version", "seat", "status", "view", "to_act",
             "chosen", "legal", "clock", "events", "result", "seed_hash", "seed"?, "seats"}``.
-        :raises MatchError: ``not_found``.
+        :raises DomainError: ``not_found``.
         """
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             rows = await self._rows(session, match_id, since)
             now = self.clock.now()
             rules = match_rules(m)
@@ -121,14 +121,14 @@ class MatchReads:
         """Every step of a finished match, all revealed: ``{"match", "steps": [{"version", "kind",
         "seat", "action", "events", "view"}]}`` where ``view`` is the spectator view after the step.
 
-        :raises MatchError: ``not_found``; ``not_finished`` while the match is running.
+        :raises DomainError: ``not_found``; ``not_finished`` while the match is running.
         """
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             if m.status != FINISHED:
-                raise MatchError("not_finished", "the replay opens when the match is over")
+                raise DomainError("not_finished", "the replay opens when the match is over")
             rows = await self._rows(session, match_id)
             info = match_info(m, self.clock.now())
         rules = match_rules(m)
@@ -140,12 +140,12 @@ class MatchReads:
         """Rebuild the engine state by replaying ``match_events`` (needs no RNG).
 
         :returns: ``(state, pending)`` as game values; equal to the stored snapshot.
-        :raises MatchError: ``not_found``.
+        :raises DomainError: ``not_found``.
         """
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             rows = await self._rows(session, match_id)
         last: tuple[Any, dict[int, Any]] = (match_rules(m).initial_state(m.num_players, game_options(m)), {})
         for last in replay_rows(m, rows):  # noqa: B007 (the last step is the answer)
@@ -156,11 +156,11 @@ class MatchReads:
         """The ``match_results`` rows of a match, by seat (empty until it has finished):
         ``[{"seat", "user_id", "team", "rank", "result", "reason", "score", "computer_finished"}]``.
 
-        :raises MatchError: ``not_found``.
+        :raises DomainError: ``not_found``.
         """
         async with self.sessionmaker() as session:
             if await session.get(Match, match_id) is None:
-                raise MatchError("not_found", f"no match {match_id}")
+                raise DomainError("not_found", f"no match {match_id}")
             rows = (
                 await session.execute(
                     select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)

@@ -29,12 +29,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from app.errors import DomainError
 from app.games.core import GameError, bot_levels, get_rules
 from app.games.core.errors import BadOptions
 from app.logging import get_logger
 from app.matches.bots import BotRunner
 from app.matches.clock import Clock
-from app.matches.errors import MatchError
 from app.matches.hub import LocalHub
 from app.matches.models import ACTIVE, CASUAL, FINISHED, RATED, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
@@ -105,34 +105,34 @@ class MatchService(ComputerSeats, MatchReads):
             seats; ``spectators``; ``rated``: true makes the match's origin ``rated``) and the
             game's own options (``variant`` picks a variant's rules where the game has variants).
         :returns: the public match info (:func:`app.matches.views.match_info`).
-        :raises MatchError: ``bad_options`` for an unknown game, option, level, seat or count.
+        :raises DomainError: ``bad_options`` for an unknown game, option, level, seat or count.
         """
         options = options or {}
         try:  # the variant's rules, where the game's options pick one
             rules = get_rules(game, {k: v for k, v in options.items() if k not in SERVICE_OPTIONS})
         except BadOptions as exc:
-            raise MatchError("bad_options", str(exc)) from None
+            raise DomainError("bad_options", str(exc)) from None
         players = players or rules.min_players
         if not rules.min_players <= players <= rules.max_players:
-            raise MatchError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
+            raise DomainError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
         opts = self._normalize_options(rules, options, has_bots=bool(bots))
         bot_by_seat: dict[int, str] = {}
         for b in bots:
             if not 0 <= b.seat < players or b.seat in bot_by_seat:
-                raise MatchError("bad_options", f"bad computer seat {b.seat}")
+                raise DomainError("bad_options", f"bad computer seat {b.seat}")
             levels = bot_levels(game)
             level = b.level or (levels[-1] if levels else None)
             if level not in levels:
-                raise MatchError("bad_options", f"unknown computer level {b.level!r}; {game} offers {levels}")
+                raise DomainError("bad_options", f"unknown computer level {b.level!r}; {game} offers {levels}")
             bot_by_seat[b.seat] = level
         free = [s for s in range(players) if s not in bot_by_seat]
         if user_id is not None:
             if seat is None:
                 if not free:
-                    raise MatchError("bad_options", "every seat is a computer seat")
+                    raise DomainError("bad_options", "every seat is a computer seat")
                 seat = free[0]
             if seat not in free:
-                raise MatchError("bad_options", f"seat {seat} is not free")
+                raise DomainError("bad_options", f"seat {seat} is not free")
         now = self.clock.now()
         seed = secrets.token_hex(32)
         will_wait = any(s not in bot_by_seat and s != seat for s in range(players))
@@ -142,7 +142,7 @@ class MatchService(ComputerSeats, MatchReads):
                     select(func.count()).select_from(Match).where(Match.created_by == user_id, Match.status == WAITING)
                 )
                 if (open_count or 0) >= self.settings.max_open_matches:
-                    raise MatchError(
+                    raise DomainError(
                         "too_many_matches",
                         f"you already have {open_count} matches waiting for players; cancel one first",
                     )
@@ -171,36 +171,36 @@ class MatchService(ComputerSeats, MatchReads):
         game_opts = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS}
         turn = service.get("turn_seconds", getattr(rules, "default_turn_seconds", SERVICE_OPTIONS["turn_seconds"]))
         if isinstance(turn, bool) or not isinstance(turn, int) or not (turn == 0 or MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS):
-            raise MatchError(
+            raise DomainError(
                 "bad_options", f"turn_seconds must be 0 (untimed) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
             )
         if turn == 0 and has_bots:
-            raise MatchError("bad_options", "a match with computer seats must be timed (turn_seconds > 0)")
+            raise DomainError("bad_options", "a match with computer seats must be timed (turn_seconds > 0)")
         flags: dict[str, bool] = {}
         for name in ("spectators", "rated"):
             flags[name] = service.get(name, SERVICE_OPTIONS[name])
             if not isinstance(flags[name], bool):
-                raise MatchError("bad_options", f"{name} must be true or false")
+                raise DomainError("bad_options", f"{name} must be true or false")
         try:
             game_opts = rules.normalize_options(game_opts)
         except GameError as exc:
-            raise MatchError("bad_options", str(exc)) from None
+            raise DomainError("bad_options", str(exc)) from None
         return {**game_opts, "turn_seconds": turn, **flags}
 
     async def join(self, match_id: int, user_id: int) -> dict[str, Any]:
         """Take the first free seat of a waiting match; the match starts when every seat is held.
 
-        :raises MatchError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``.
+        :raises DomainError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``.
         """
 
         async def take_seat(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             if any(s.user_id == user_id for s in m.seats):
-                raise MatchError("already_joined", "you already hold a seat in this match")
+                raise DomainError("already_joined", "you already hold a seat in this match")
             if m.status != WAITING:
-                raise MatchError("not_waiting", "this match is not waiting for players")
+                raise DomainError("not_waiting", "this match is not waiting for players")
             free = [s for s in m.seats if s.user_id is None and not s.bot_level]
             if not free:
-                raise MatchError("match_full", "this match has no free seat")
+                raise DomainError("match_full", "this match has no free seat")
             free[0].user_id = user_id
             free[0].joined_at = ctx.now
             if len(free) == 1:
@@ -212,14 +212,14 @@ class MatchService(ComputerSeats, MatchReads):
     async def cancel(self, match_id: int, user_id: int) -> dict[str, Any]:
         """Cancel a waiting match you created (status ``aborted``, reason ``cancelled``).
 
-        :raises MatchError: ``not_found``, ``forbidden`` (not yours), ``not_waiting``.
+        :raises DomainError: ``not_found``, ``forbidden`` (not yours), ``not_waiting``.
         """
 
         async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             if m.created_by != user_id:
-                raise MatchError("forbidden", "only the player who created a match can cancel it")
+                raise DomainError("forbidden", "only the player who created a match can cancel it")
             if m.status != WAITING:
-                raise MatchError("not_waiting", "only a match still waiting for players can be cancelled")
+                raise DomainError("not_waiting", "only a match still waiting for players can be cancelled")
             ctx.abort("cancelled")
 
         await self._write(match_id, do)
@@ -236,14 +236,14 @@ class MatchService(ComputerSeats, MatchReads):
         :param version: the version the client saw; refused with ``stale_version`` when the state
             has changed since (a hidden choice by another seat does not make it stale).
         :returns: the match version after the action (acknowledged = committed).
-        :raises MatchError: ``not_found``, ``forbidden`` (no seat, or resigned), ``bad_message``,
+        :raises DomainError: ``not_found``, ``forbidden`` (no seat, or resigned), ``bad_message``,
             ``illegal_action``, ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``.
         """
 
         async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             if version is not None and (version < m.state_version or version > m.version):
-                raise MatchError("stale_version", f"the match is at version {m.version}; you sent {version}")
+                raise DomainError("stale_version", f"the match is at version {m.version}; you sent {version}")
             ms = m.seats[seat]
             ms.timeouts_in_row = 0
             ms.away, ms.away_since = False, None
@@ -254,7 +254,7 @@ class MatchService(ComputerSeats, MatchReads):
     async def set_back(self, match_id: int, user_id: int) -> int:
         """"I'm back": clear the ``away`` mark of the seat ``user_id`` holds and restart its clock.
 
-        :raises MatchError: ``not_found``, ``forbidden`` (no seat, or resigned), ``game_over``,
+        :raises DomainError: ``not_found``, ``forbidden`` (no seat, or resigned), ``game_over``,
             ``not_started``.
         """
 
@@ -275,7 +275,7 @@ class MatchService(ComputerSeats, MatchReads):
         loses, the other wins), or the game goes on and the computer plays the seat at once to the
         end; that seat's final result is the player's.
 
-        :raises MatchError: ``not_found``, ``forbidden`` (no seat, or already resigned),
+        :raises DomainError: ``not_found``, ``forbidden`` (no seat, or already resigned),
             ``game_over``, ``not_started``.
         """
 
@@ -296,21 +296,21 @@ class MatchService(ComputerSeats, MatchReads):
     def _playing_seat(self, m: Match, user_id: int) -> int:
         """The seat ``user_id`` plays in the active match ``m``.
 
-        :raises MatchError: ``forbidden`` (no seat, or resigned), ``game_over``, ``not_started``.
+        :raises DomainError: ``forbidden`` (no seat, or resigned), ``game_over``, ``not_started``.
         """
         seat = seat_of(m, user_id)
         if seat is None:
-            raise MatchError("forbidden", "you hold no seat in this match")
+            raise DomainError("forbidden", "you hold no seat in this match")
         self._check_active(m)
         if m.seats[seat].resigned:
-            raise MatchError("forbidden", "you resigned from this match")
+            raise DomainError("forbidden", "you resigned from this match")
         return seat
 
     def _check_active(self, m: Match) -> None:
         if m.status == FINISHED:
-            raise MatchError("game_over", "the match is over")
+            raise DomainError("game_over", "the match is over")
         if m.status != ACTIVE:
-            raise MatchError("not_started", "the match has not started")
+            raise DomainError("not_started", "the match has not started")
 
     # ------------------------------------------------------------------ the single writer
 
@@ -333,7 +333,7 @@ class MatchService(ComputerSeats, MatchReads):
         :param skip_locked: on PostgreSQL, return ``-1`` at once when another process holds the row.
         :returns: the new version. When the write ends the match, its ``match_results`` rows are
             committed with it and "match finished" is published after the commit.
-        :raises MatchError: ``not_found``, or whatever ``body`` raised (nothing is stored then).
+        :raises DomainError: ``not_found``, or whatever ``body`` raised (nothing is stored then).
         """
         async with self._lock(match_id):
             async with self.sessionmaker() as session, session.begin():
@@ -341,7 +341,7 @@ class MatchService(ComputerSeats, MatchReads):
                 if m is None:
                     if skip_locked:
                         return -1
-                    raise MatchError("not_found", f"no match {match_id}")
+                    raise DomainError("not_found", f"no match {match_id}")
                 ctx = WriteContext(m, self.clock.now(), self.settings)
                 await body(session, m, ctx)
                 if not ctx.changed:
@@ -352,7 +352,7 @@ class MatchService(ComputerSeats, MatchReads):
                 try:
                     await session.flush()
                 except (StaleDataError, IntegrityError):  # another writer got there first
-                    raise MatchError("stale_version", "the match changed meanwhile; try again") from None
+                    raise DomainError("stale_version", "the match changed meanwhile; try again") from None
             new_version = m.version
         await self.hub.publish(match_id, new_version)
         if ctx.finished:

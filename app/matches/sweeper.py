@@ -37,11 +37,11 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.errors import DomainError
 from app.games.core import GameError, Outcome, all_games
 from app.logging import get_logger
 from app.matches.bots import BotJob, BotRunner
 from app.matches.clock import Clock
-from app.matches.errors import MatchError
 from app.matches.models import ACTIVE, WAITING, Match
 from app.matches.write import WriteContext, game_options, lock_match
 from app.settings import Settings
@@ -174,7 +174,7 @@ class ComputerSeats:
             try:
                 if await self.process_match(match_id, skip_locked=True) > 0:
                     done += 1
-            except (TimeoutError, BrokenProcessPool, GameError, MatchError):  # the others go on
+            except (TimeoutError, BrokenProcessPool, GameError, DomainError):  # the others go on
                 log.exception("computer move failed", match_id=match_id)
         return done + await self.expire_waiting()
 
@@ -275,7 +275,7 @@ class ComputerSeats:
 
         try:
             await self._write(match_id, do)
-        except MatchError as exc:
+        except DomainError as exc:
             if exc.code != "stale_version":
                 raise
             return None

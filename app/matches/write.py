@@ -17,9 +17,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.errors import DomainError
 from app.games.core import CHANCE, Event, GameError, Outcome, chance_rng, get_rules, submit
 from app.games.core.registry import AnyRules
-from app.matches.errors import MatchError
 from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 from app.matches.results import result_rows
 from app.settings import Settings
@@ -131,12 +131,12 @@ class WriteContext:
     def decode(self, action: Any) -> Any:
         """The game value of a JSON action.
 
-        :raises MatchError: ``bad_message`` when it is not the shape of any action of the game.
+        :raises DomainError: ``bad_message`` when it is not the shape of any action of the game.
         """
         try:
             return self.rules.decode_action(action)
         except GameError as exc:
-            raise MatchError("bad_message", str(exc)) from None
+            raise DomainError("bad_message", str(exc)) from None
 
     def record(
         self, seat: int | None, kind: str, action: Any, visible_to: frozenset[int] | None,
@@ -165,14 +165,14 @@ class WriteContext:
         """Submit ``seat``'s action through the driver and record it; then let chance act.
 
         :returns: the version of the recorded action.
-        :raises MatchError: mapped from the engine's error (its ``code``).
+        :raises DomainError: mapped from the engine's error (its ``code``).
         """
         rules = self.rules
         try:
             visible_to = rules.action_visible_to(self.state, seat, action)
             step = submit(rules, self.state, self.pending, seat, action)
         except GameError as exc:
-            raise MatchError(exc.code, str(exc)) from None
+            raise DomainError(exc.code, str(exc)) from None
         self.record(seat, kind, action, visible_to, step.events)
         version = self.m.version
         self.state, self.pending = step.state, step.pending

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from app.api.errors import http_status
-from app.matches.errors import MatchError
+from app.errors import DomainError
 from app.matches.models import Match, MatchEvent, MatchSeat
 from app.matches.service import BotSeat
 from tests.service.test_match_service import _events, _match, _two_player_match
@@ -90,7 +90,7 @@ async def test_move_racing_its_deadline_applies_exactly_once(env):
         seat0 = [e for e in await _events(env, match_id) if e.seat == 0 and e.kind in ("action", "timeout")]
         assert len(seat0) == 1, (results, [e.kind for e in seat0])
         if seat0[0].kind == "timeout":
-            assert isinstance(results[0], MatchError) and results[0].code in ("not_your_turn", "stale_version")
+            assert isinstance(results[0], DomainError) and results[0].code in ("not_your_turn", "stale_version")
         else:
             assert isinstance(results[0], int)
 
@@ -124,7 +124,7 @@ async def test_resign_ends_the_match(env):
     assert m.status == "finished" and m.result["results"] == ["win", "loss"]
     assert m.result["reason"] == "resigned"
     assert (await _kinds(env, match_id))[-2:] == ["resign", "end"]
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.resign(match_id, env.users[0])
     assert e.value.code == "game_over"
 
@@ -137,7 +137,7 @@ async def test_waiting_match_expires(env):
     assert await env.service.process_due() == 1
     m = await _match(env, info["id"])
     assert m.status == "aborted" and m.result["reason"] == "expired"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.join(info["id"], env.users[1])
     assert e.value.code == "not_waiting"
 
@@ -181,17 +181,17 @@ async def test_cancel_and_open_match_limit(env):
     alice, bob = env.users[:2]
     limit = env.service.settings.max_open_matches
     ids = [(await env.service.create_match(alice, "battle_runes", {}))["id"] for _ in range(limit)]
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(alice, "battle_runes", {})
     assert e.value.code == "too_many_matches" and http_status(e.value.code) == 429
     # a match against the computer starts at once, so it does not count
     assert (await env.service.create_match(alice, "battle_runes", {}, bots=[BotSeat(1)]))["status"] == "active"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.cancel(ids[0], bob)
     assert e.value.code == "forbidden"
     info = await env.service.cancel(ids[0], alice)
     assert info["status"] == "aborted" and info["result"]["reason"] == "cancelled"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.cancel(ids[0], alice)
     assert e.value.code == "not_waiting"
     assert (await env.service.create_match(alice, "battle_runes", {}))["status"] == "waiting"

@@ -8,8 +8,8 @@ import hashlib
 import pytest
 from sqlalchemy import select
 
+from app.errors import DomainError
 from app.games.core import chance_rng, get_rules
-from app.matches.errors import MatchError
 from app.matches.models import Match, MatchEvent, MatchSeat
 from app.matches.service import BotSeat
 
@@ -72,14 +72,14 @@ async def test_create_join_start_records_seed_hash(env):
 async def test_join_errors(env):
     alice, bob, carol = env.users
     info = await env.service.create_match(alice, "battle_runes", {})
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.join(info["id"], alice)
     assert e.value.code == "already_joined"
     await env.service.join(info["id"], bob)
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.join(info["id"], carol)
     assert e.value.code in ("not_waiting", "match_full")
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.join(999_999, carol)
     assert e.value.code == "not_found"
 
@@ -98,19 +98,19 @@ async def test_join_errors(env):
     ],
 )
 async def test_create_rejects_bad_options(env, options, code):
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "battle_runes", options)
     assert e.value.code == code
 
 
 async def test_create_rejects_untimed_computer_match_and_unknown_game(env):
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "battle_runes", {"turn_seconds": 0}, bots=[BotSeat(1)])
     assert e.value.code == "bad_options"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "chess", {})
     assert e.value.code == "bad_options"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "battle_runes", {}, bots=[BotSeat(1, "grandmaster")])
     assert e.value.code == "bad_options"
 
@@ -151,14 +151,14 @@ async def test_refusals_change_nothing(env):
     hand1 = (await env.service.snapshot(match_id, 1))["view"]["hands"][1]
     cases.append((env.users[0], {"runes": hand1[:3]}, snap["version"], "illegal_action"))
     for user, action, version, code in cases:
-        with pytest.raises(MatchError) as e:
+        with pytest.raises(DomainError) as e:
             await env.service.act(match_id, user, action, version)
         assert e.value.code == code, (action, e.value.message)
     after = await _match(env, match_id)
     assert (after.version, after.state, after.pending) == (before.version, before.state, before.pending)
     # a second choice by the same seat is refused
     await env.service.act(match_id, env.users[0], snap["legal"][0], snap["version"])
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.act(match_id, env.users[0], snap["legal"][1], snap["version"])
     assert e.value.code == "not_your_turn"
 
@@ -168,10 +168,10 @@ async def test_stale_version_after_the_turn_resolved(env):
     old = (await env.service.snapshot(match_id, 0))["version"]
     await _play_turn(env, match_id)
     snap = await env.service.snapshot(match_id, 0)
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.act(match_id, env.users[0], snap["legal"][0], old)
     assert e.value.code == "stale_version"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.act(match_id, env.users[0], snap["legal"][0], snap["version"] + 5)
     assert e.value.code == "stale_version"
 
@@ -189,7 +189,7 @@ async def test_concurrent_acts_with_same_version_apply_exactly_once(env):
             return_exceptions=True,
         )
         ok = [r for r in results if isinstance(r, int)]
-        refused = [r for r in results if isinstance(r, MatchError)]
+        refused = [r for r in results if isinstance(r, DomainError)]
         assert len(ok) == 1 and len(refused) == 1, results
         assert refused[0].code in ("not_your_turn", "stale_version")
         commits = [e for e in await _events(env, match_id) if e.kind == "action"]
@@ -229,14 +229,14 @@ async def test_match_against_computer_to_the_end_and_replay(env):
     replay = await env.service.replay(match_id)
     assert replay["steps"][-1]["view"]["scores"] == m.result["scores"]
     assert all(not s["hidden"] for s in replay["steps"])  # everything is revealed at the end
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.act(match_id, alice, {"runes": ["S1", "S2", "S3"]}, m.version)
     assert e.value.code == "game_over"
 
 
 async def test_replay_refused_while_running(env):
     match_id = await _two_player_match(env)
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.replay(match_id)
     assert e.value.code == "not_finished"
 

@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from sqlalchemy import select
 
+from app.errors import DomainError
 from app.games.core import Outcome
-from app.matches.errors import MatchError
 from app.matches.hub import LocalHub
 from app.matches.models import MatchResult
 from app.matches.service import BotSeat, MatchService
@@ -110,7 +110,7 @@ async def test_resignation_in_a_three_player_game_lets_the_computer_finish_the_s
     m = await _match(env, match_id)
     assert m.status == "active" and m.seats[1].resigned and m.result is None
     for refused in (env.service.resign, env.service.set_back):
-        with pytest.raises(MatchError) as e:
+        with pytest.raises(DomainError) as e:
             await refused(match_id, bob)
         assert e.value.code == "forbidden"
     info = await env.service.get_match(match_id)
@@ -119,7 +119,7 @@ async def test_resignation_in_a_three_player_game_lets_the_computer_finish_the_s
     # seat 1 must act, but its player gave up: no legal actions for them, the computer plays it
     snap = await env.service.snapshot(match_id, 1)
     assert snap["to_act"] == [1] and snap["legal"] == []
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.act(match_id, bob, {"add": 1}, snap["version"])
     assert e.value.code == "forbidden"
     for _ in range(10):
@@ -197,7 +197,7 @@ async def test_two_services_racing_to_finish_a_match_write_one_set_of_rows(env, 
         _check_rows(rows, m, [r.computer_finished for r in rows])
         assert len(rows) == 2 and [e.kind for e in await _events(env, match_id)].count("end") == 1
         errors = [r for r in results if isinstance(r, BaseException)]
-        assert all(isinstance(r, MatchError) for r in errors), results
+        assert all(isinstance(r, DomainError) for r in errors), results
         outcomes.add(m.result["reason"])
     assert outcomes <= {"target", "resigned"}
 
@@ -209,7 +209,7 @@ async def test_rated_is_an_origin_the_creator_chooses(env):
     assert (rated["origin"], rated["options"]["rated"]) == ("rated", True)
     assert (casual["origin"], casual["options"]["rated"], casual["origin_ref"]) == ("casual", False, None)
     assert (await _match(env, rated["id"])).origin == "rated"
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(alice, "battle_runes", {"rated": "yes"})
     assert e.value.code == "bad_options"
 
@@ -228,7 +228,7 @@ async def test_a_variant_plays_by_its_own_rules_everywhere(env, toy):
     assert rules.encode_state(state) == m.state and pending == {}
     replay = await env.service.replay(match_id)
     assert replay["steps"][-1]["view"]["points"] == [6, 2]
-    with pytest.raises(MatchError) as e:
+    with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], NAME, {"variant": "triple"})
     assert e.value.code == "bad_options"
 
