@@ -25,4 +25,5 @@ def configure_logging(json: bool = False, level: int = logging.INFO) -> None:
 
 def get_logger(name: str) -> structlog.stdlib.BoundLogger:
     """A structlog logger bound to ``name``."""
-    return structlog.get_logger(name)
+    logger: structlog.stdlib.BoundLogger = structlog.get_logger(name)
+    return logger

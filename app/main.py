@@ -18,10 +18,11 @@ from app.api.errors import install_error_handlers
 from app.api.origin import SameOriginMiddleware
 from app.db.session import make_engine, make_sessionmaker
 from app.logging import configure_logging
+from app.matches.clock import Clock
 from app.settings import ROOT, Settings, get_settings
 
 
-def create_app(settings: Settings | None = None, *, clock=None, start_workers: bool = True) -> FastAPI:
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None, start_workers: bool = True) -> FastAPI:
     """Build the ASGI app.
 
     :param settings: defaults to the environment's settings.
@@ -106,7 +107,10 @@ def create_app(settings: Settings | None = None, *, clock=None, start_workers: b
     return app
 
 
-def __getattr__(name: str):  # lazily build the served app, so importing this module is cheap
+app: FastAPI  # the served app, built on first access (``uvicorn app.main:app``) by __getattr__
+
+
+def __getattr__(name: str) -> FastAPI:  # lazily build the served app, so importing this module is cheap
     if name == "app":
         global app
         app = create_app()

@@ -39,7 +39,8 @@ def check_text(value: str) -> str:
     for i, ch in enumerate(value):
         if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise PydanticCustomError(
-                "control_characters", "text may not contain control characters (found one at {position})",
+                "control_characters",
+                "text may not contain control characters (found one at {position})",
                 {"position": i},
             )
     return value

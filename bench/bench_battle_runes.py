@@ -135,10 +135,20 @@ def main(argv: list[str] | None = None) -> int:
 
     driver_ms = 1000 / driver_gps
     rows = [
-        ("random game via driver.play_out", f"{driver_gps:,.0f} games/s", f"{driver_ms:.3f} ms/game",
-         f"< {GAME_TARGET_MS:g} ms", driver_ms < GAME_TARGET_MS),
-        ("random game via apply only", f"{apply_gps:,.0f} games/s", f"{1000 / apply_gps:.3f} ms/game",
-         f"< {GAME_TARGET_MS:g} ms", 1000 / apply_gps < GAME_TARGET_MS),
+        (
+            "random game via driver.play_out",
+            f"{driver_gps:,.0f} games/s",
+            f"{driver_ms:.3f} ms/game",
+            f"< {GAME_TARGET_MS:g} ms",
+            driver_ms < GAME_TARGET_MS,
+        ),
+        (
+            "random game via apply only",
+            f"{apply_gps:,.0f} games/s",
+            f"{1000 / apply_gps:.3f} ms/game",
+            f"< {GAME_TARGET_MS:g} ms",
+            1000 / apply_gps < GAME_TARGET_MS,
+        ),
         ("  mean turns per random game", f"{mean_turns:.1f}", "", "", None),
         ("resolve_turn (full breakdown)", f"{full_rps:,.0f} turns/s", f"{1e6 / full_rps:.1f} us/turn", "", None),
         ("settle_scores (bots' fast path)", f"{fast_rps:,.0f} turns/s", f"{1e6 / fast_rps:.1f} us/turn", "", None),

@@ -116,12 +116,22 @@ def main(argv: list[str] | None = None) -> int:
     g_mean, _g_p99, g_max, _ = bench_bot(GreedyBot(), positions, repeats=1)
 
     rows = [
-        ("random L3 duel via driver.play_out", f"{driver_dps:,.0f} duels/s", f"{1000 / driver_dps:.2f} ms/duel",
-         f">= {DUELS_PER_SECOND_TARGET:g}/s", driver_dps >= DUELS_PER_SECOND_TARGET),
+        (
+            "random L3 duel via driver.play_out",
+            f"{driver_dps:,.0f} duels/s",
+            f"{1000 / driver_dps:.2f} ms/duel",
+            f">= {DUELS_PER_SECOND_TARGET:g}/s",
+            driver_dps >= DUELS_PER_SECOND_TARGET,
+        ),
         ("random L3 duel via apply only", f"{apply_dps:,.0f} duels/s", f"{1000 / apply_dps:.2f} ms/duel", "", None),
         ("  mean inputs / rounds per duel", f"{mean_inputs:.0f} / {mean_rounds:.1f}", "", "", None),
-        ("ExpectimaxBot decision, mean", "", f"{x_mean:.2f} ms", f"< {BOT_MEAN_TARGET_MS:g} ms",
-         x_mean < BOT_MEAN_TARGET_MS),
+        (
+            "ExpectimaxBot decision, mean",
+            "",
+            f"{x_mean:.2f} ms",
+            f"< {BOT_MEAN_TARGET_MS:g} ms",
+            x_mean < BOT_MEAN_TARGET_MS,
+        ),
         ("ExpectimaxBot decision, p99", "", f"{x_p99:.2f} ms", "", None),
         ("ExpectimaxBot decision, max", "", f"{x_max:.2f} ms", "", None),
         ("  max single run (machine noise)", "", f"{x_single:.2f} ms", "", None),

@@ -121,14 +121,20 @@ def duel(variant: str, games: int, seed: int = 1000) -> tuple[int, int, float]:
     def policy(bot):
         def choose(state, seat, rng):
             return bot.choose(rules.bot_observation(state, seat), rules.legal_actions(state, seat), rng)
+
         return choose
 
     wins = 0
     t0 = time.process_time()
     for g in range(games):
         seat = g % 2
-        state, _ = play_out(rules, 2, {"variant": variant}, rng=random.Random(seed + g),
-                            policies={seat: policy(strong), 1 - seat: policy(weak)})
+        state, _ = play_out(
+            rules,
+            2,
+            {"variant": variant},
+            rng=random.Random(seed + g),
+            policies={seat: policy(strong), 1 - seat: policy(weak)},
+        )
         wins += state.outcome.results[seat] == "win"
     return wins, games, (time.process_time() - t0) / max(1, games)
 
@@ -151,19 +157,39 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = [
         ("random Victory game, play_out", f"{v_driver:,.0f} games/s", f"{1000 / v_driver:.2f} ms/game", "", None),
-        ("random Victory game, apply only", f"{v_apply:,.0f} games/s", f"{1000 / v_apply:.2f} ms/game",
-         f">= {GAMES_TARGET:g}/s", v_apply >= GAMES_TARGET),
+        (
+            "random Victory game, apply only",
+            f"{v_apply:,.0f} games/s",
+            f"{1000 / v_apply:.2f} ms/game",
+            f">= {GAMES_TARGET:g}/s",
+            v_apply >= GAMES_TARGET,
+        ),
         ("  mean turns per Victory game", f"{v_turns:.0f}", "", "", None),
         ("random Quest game, play_out", f"{q_driver:,.0f} games/s", f"{1000 / q_driver:.2f} ms/game", "", None),
         ("  mean turns per Quest game", f"{q_turns:.0f}", "", "", None),
-        ("Victory bot decision, mean", "", f"{mean_ms:.2f} ms", f"< {DECISION_TARGET_MS:g} ms",
-         mean_ms < DECISION_TARGET_MS),
+        (
+            "Victory bot decision, mean",
+            "",
+            f"{mean_ms:.2f} ms",
+            f"< {DECISION_TARGET_MS:g} ms",
+            mean_ms < DECISION_TARGET_MS,
+        ),
         ("Victory bot decision, p99", "", f"{p99_ms:.2f} ms", "", None),
-        ("Victory bot decision, max", "", f"{max_ms:.2f} ms", f"< {DECISION_TARGET_MS:g} ms",
-         max_ms < DECISION_TARGET_MS),
+        (
+            "Victory bot decision, max",
+            "",
+            f"{max_ms:.2f} ms",
+            f"< {DECISION_TARGET_MS:g} ms",
+            max_ms < DECISION_TARGET_MS,
+        ),
         ("  max single run (machine noise)", "", f"{single_ms:.2f} ms", "", None),
-        ("Victory bot vs random, wins", f"{v_wins}/{v_games}", f"{v_cost:.2f} s/game",
-         f">= {DUEL_TARGET:.0%}", v_rate >= DUEL_TARGET),
+        (
+            "Victory bot vs random, wins",
+            f"{v_wins}/{v_games}",
+            f"{v_cost:.2f} s/game",
+            f">= {DUEL_TARGET:.0%}",
+            v_rate >= DUEL_TARGET,
+        ),
         ("Quest bot vs random, wins", f"{q_wins}/{q_games}", f"{q_cost:.3f} s/game", "", None),
     ]
     title = (

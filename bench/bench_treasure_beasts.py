@@ -108,8 +108,13 @@ def balance(games: int, players: int) -> dict[str, object]:
                 drafted[action.card] += 1
                 won[action.card] += record.seat in winners
     rates = {card: won[card] / n for card, n in drafted.items() if n >= 10}
-    return {"turns": statistics.fmean(turns), "rounds": statistics.fmean(turns) / players,
-            "first_player": first / games, "cards": rates, "drafted": dict(drafted)}
+    return {
+        "turns": statistics.fmean(turns),
+        "rounds": statistics.fmean(turns) / players,
+        "first_player": first / games,
+        "cards": rates,
+        "drafted": dict(drafted),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,31 +135,49 @@ def main(argv: list[str] | None = None) -> int:
     vs_greedy = duel(args.duel, PlannerBot, GreedyBot)
     ms6 = 1000 / gps6
     rows = [
-        ("random 3-player game (play_out)", f"{gps3:,.1f} games/s", f"{1000 / gps3:.1f} ms/game",
-         f">= {GAMES_PER_SECOND_TARGET:g}/s", gps3 >= GAMES_PER_SECOND_TARGET),
+        (
+            "random 3-player game (play_out)",
+            f"{gps3:,.1f} games/s",
+            f"{1000 / gps3:.1f} ms/game",
+            f">= {GAMES_PER_SECOND_TARGET:g}/s",
+            gps3 >= GAMES_PER_SECOND_TARGET,
+        ),
         ("  inputs / turns per game", f"{inputs3:.0f} / {turns3:.1f}", "", "", None),
-        ("random 6-player game (play_out)", f"{gps6:,.1f} games/s", f"{ms6:.1f} ms/game",
-         f"< {SIX_PLAYER_TARGET_MS:g} ms", ms6 < SIX_PLAYER_TARGET_MS),
+        (
+            "random 6-player game (play_out)",
+            f"{gps6:,.1f} games/s",
+            f"{ms6:.1f} ms/game",
+            f"< {SIX_PLAYER_TARGET_MS:g} ms",
+            ms6 < SIX_PLAYER_TARGET_MS,
+        ),
         ("  inputs / turns per game", f"{inputs6:.0f} / {turns6:.1f}", "", "", None),
         ("PlannerBot decision, mean", "", f"{mean:.2f} ms", f"< {DECISION_TARGET_MS:g} ms", mean < DECISION_TARGET_MS),
         ("PlannerBot decision, p99 / max", "", f"{p99:.2f} / {worst:.2f} ms", "", None),
         ("  max single run (machine noise)", "", f"{single:.2f} ms", "", None),
         ("GreedyBot decision, mean", "", f"{g_mean:.3f} ms", "", None),
-        (f"planner wins vs 2 random ({args.duel} games)", f"{win_rate:.0%}", "", f">= {DUEL_TARGET:.0%}",
-         win_rate >= DUEL_TARGET),
+        (
+            f"planner wins vs 2 random ({args.duel} games)",
+            f"{win_rate:.0%}",
+            "",
+            f">= {DUEL_TARGET:.0%}",
+            win_rate >= DUEL_TARGET,
+        ),
         (f"greedy wins vs 2 random ({args.duel} games)", f"{greedy_rate:.0%}", "", "", None),
         (f"planner wins vs 2 greedy ({args.duel} games)", f"{vs_greedy:.0%}", "", "(fair 33%)", None),
     ]
-    code = print_report(f"Treasure Beasts benchmark ({args.games} games, {args.decisions} decisions)", rows,
-                        [36, 20, 22, 12, 4])
+    code = print_report(
+        f"Treasure Beasts benchmark ({args.games} games, {args.decisions} decisions)", rows, [36, 20, 22, 12, 4]
+    )
     if args.balance:
         for players in (2, 3, 4):
             look = balance(args.balance, players)
             rates: dict[str, float] = look["cards"]  # type: ignore[assignment]
             ranked = sorted(rates.items(), key=lambda kv: kv[1])
-            print(f"\nbalance, {players} players, {args.balance} greedy games: {look['turns']:.1f} turns "
-                  f"({look['rounds']:.1f} rounds), first player wins {look['first_player']:.0%} "
-                  f"(fair: {1 / players:.0%})")
+            print(
+                f"\nbalance, {players} players, {args.balance} greedy games: {look['turns']:.1f} turns "
+                f"({look['rounds']:.1f} rounds), first player wins {look['first_player']:.0%} "
+                f"(fair: {1 / players:.0%})"
+            )
             print("  drafters win least:", json.dumps({k: round(v, 2) for k, v in ranked[:4]}))
             print("  drafters win most: ", json.dumps({k: round(v, 2) for k, v in ranked[-4:]}))
     return code

@@ -19,11 +19,11 @@ def print_report(title: str, rows: Sequence[Row], widths: Sequence[int] = (36, 2
     """
     print(title)
     header = ("measure", "rate", "time", "target", "ok")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
     print("  ".join("-" * w for w in widths))
     for name, rate, per, target, ok in rows:
         mark = "" if ok is None else ("yes" if ok else "NO")
-        print("  ".join(str(v).ljust(w) for v, w in zip((name, rate, per, target, mark), widths)))
+        print("  ".join(str(v).ljust(w) for v, w in zip((name, rate, per, target, mark), widths, strict=True)))
     missed = [name for name, *_, ok in rows if ok is False]
     if missed:
         print(f"\nMISSED TARGETS: {', '.join(missed)}")
@@ -33,7 +33,10 @@ def print_report(title: str, rows: Sequence[Row], widths: Sequence[int] = (36, 2
 
 
 def time_decisions(
-    bot: Any, positions: Iterable[Sequence[Any]], rng: random.Random, repeats: int = 3,
+    bot: Any,
+    positions: Iterable[Sequence[Any]],
+    rng: random.Random,
+    repeats: int = 3,
     clock: Callable[[], float] = time.process_time,
 ) -> tuple[float, float, float, float]:
     """Time ``bot.choose(observation, legal, rng)`` on each position (``(observation, legal, ...)``).

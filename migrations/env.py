@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 from logging.config import fileConfig
 
-from alembic import context
 import sqlalchemy as sa
+from alembic import context
 from sqlalchemy.engine import Connection
 
 from app.db.base import UTCDateTime
-
 from app.db.models import metadata
 from app.db.session import make_engine
 from app.settings import get_settings

@@ -96,8 +96,9 @@ class Balance:
         return sum(t.games for t in self.pairs.values())
 
 
-def play_duel(rules: ScratchWars, heroes: Sequence[str], rng: random.Random, bots: Sequence[GreedyBot],
-              level: int = 3) -> State:
+def play_duel(
+    rules: ScratchWars, heroes: Sequence[str], rng: random.Random, bots: Sequence[GreedyBot], level: int = 3
+) -> State:
     """One duel of ``heroes[0]`` (seat 0) against ``heroes[1]``, each with its suggested loadout;
     both seats decide from the state (nothing in it is hidden once the loadouts are revealed).
 
@@ -116,8 +117,14 @@ def play_duel(rules: ScratchWars, heroes: Sequence[str], rng: random.Random, bot
         state, _ = rules.apply(state, actions)
 
 
-def run(games_per_pair: int, seed: int, level: int = 3, policy: str = "greedy",
-        heroes: Sequence[str] | None = None, progress: bool = False) -> Balance:
+def run(
+    games_per_pair: int,
+    seed: int,
+    level: int = 3,
+    policy: str = "greedy",
+    heroes: Sequence[str] | None = None,
+    progress: bool = False,
+) -> Balance:
     """Play the field. :returns: the tallies."""
     rules = ScratchWars()
     heroes = list(heroes or BOOK.hero_codes)
@@ -181,7 +188,8 @@ def report(b: Balance, check: Balance | None = None) -> str:
         f"- Both seats are played by the `{b.policy}` policy (`app/games/scratch_wars/bots.py`). The start spin "
         "is played for real and its winner always chooses to start (and loses 2 lives).",
         f"- Mean length: {b.rounds / max(1, b.games):.1f} rounds. Endings: "
-        + ", ".join(f"{reason} {n} ({n / max(1, b.games):.0%})" for reason, n in b.reasons.most_common()) + ".",
+        + ", ".join(f"{reason} {n} ({n / max(1, b.games):.0%})" for reason, n in b.reasons.most_common())
+        + ".",
         "",
         "## The starting player",
         "",
@@ -261,8 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--level", type=int, default=3, choices=(1, 2, 3))
     parser.add_argument("--policy", default="greedy", choices=("greedy", "expectimax"))
-    parser.add_argument("--check-games", type=int, default=6,
-                        help="duels per pair for the expectimax cross-check (0: none)")
+    parser.add_argument(
+        "--check-games", type=int, default=6, help="duels per pair for the expectimax cross-check (0: none)"
+    )
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="report file ('-' for stdout only)")
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)

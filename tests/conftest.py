@@ -107,8 +107,13 @@ def sqlite_url(tmp_path) -> str:
 def make_settings(url: str, **overrides) -> Settings:
     """Test settings on ``url``: no bot delay, generous rate limits unless overridden."""
     values = dict(
-        env="test", database_url=url, secret_key="test-secret-" + "x" * 32, bot_delay_seconds=0.0,
-        login_rate_limit="1000/minute", register_rate_limit="1000/minute", ws_rate_limit="1000/second",
+        env="test",
+        database_url=url,
+        secret_key="test-secret-" + "x" * 32,
+        bot_delay_seconds=0.0,
+        login_rate_limit="1000/minute",
+        register_rate_limit="1000/minute",
+        ws_rate_limit="1000/second",
     )
     values.update(overrides)
     return Settings(**values)

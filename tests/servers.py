@@ -43,8 +43,12 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
 def migrate(env: dict[str, str]) -> None:
     """``alembic upgrade head`` on the environment's ``DATABASE_URL``."""
     subprocess.run(
-        [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True,
-        capture_output=True, timeout=120,
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
 
 
@@ -66,11 +70,25 @@ class ServerProcess:
 
         :raises RuntimeError: the process exited or did not answer in time (its log attached).
         """
-        log = open(self.log_path, "ab")
+        log = open(self.log_path, "ab")  # noqa: SIM115 (the child keeps it; closed here once passed on)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "--factory",
+                "app.main:create_app",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         end = time.monotonic() + timeout

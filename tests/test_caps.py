@@ -95,6 +95,9 @@ def test_caps_over_http(sqlite_url, runes_take_decks):
         assert client.post("/api/decks", json=deck, headers=a).status_code == 201
         r = client.post("/api/decks", json={**deck, "name": "two"}, headers=a)
         assert r.status_code == 429 and r.json()["error"] == {
-            "code": "too_many_decks", "message": r.json()["error"]["message"], "params": {"limit": 1}}
+            "code": "too_many_decks",
+            "message": r.json()["error"]["message"],
+            "params": {"limit": 1},
+        }
         # logging in (a browser session) is not an API token and is not capped
         assert client.post("/api/auth/login", json=body).status_code == 200

@@ -34,8 +34,11 @@ def _keep_playing(base_url: str, match_id: int, seats: list[dict[str, str]], sto
                 if snap["status"] != "active":
                     return
                 if snap["legal"]:
-                    client.post(f"/api/matches/{match_id}/act", headers=headers,
-                                json={"action": snap["legal"][0], "version": snap["version"]})
+                    client.post(
+                        f"/api/matches/{match_id}/act",
+                        headers=headers,
+                        json={"action": snap["legal"][0], "version": snap["version"]},
+                    )
 
 
 @pytest.mark.slow

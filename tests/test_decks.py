@@ -74,17 +74,19 @@ def test_deck_lifecycle(client, runes_take_decks):
     r = client.get(f"/api/decks/{deck['id']}", headers=b)
     assert r.status_code == 404 and r.json()["error"]["params"] == {"deck_id": deck["id"]}
     assert client.delete(f"/api/decks/{deck['id']}", headers=b).status_code == 404
-    assert [d["name"] for d in client.get("/api/decks?game=battle_runes", headers=a).json()["decks"]] == [
-        "Water line"
-    ]
+    assert [d["name"] for d in client.get("/api/decks?game=battle_runes", headers=a).json()["decks"]] == ["Water line"]
     assert client.delete(f"/api/decks/{deck['id']}", headers=a).status_code == 204
     assert client.get("/api/decks", headers=a).json() == {"decks": []}
 
 
 STRATEGO_SETUP = {
     "towers": ["black_knight", "jester", "flag"],
-    "rows": [["unicorn", "dwarf", "unicorn", "unicorn"], ["knight", "unicorn", "dwarf", "wizard"],
-             ["king", "knight", "princess", "dwarf"], ["dwarf", "dragon", "dragon", "knight"]],
+    "rows": [
+        ["unicorn", "dwarf", "unicorn", "unicorn"],
+        ["knight", "unicorn", "dwarf", "wizard"],
+        ["king", "knight", "princess", "dwarf"],
+        ["dwarf", "dragon", "dragon", "knight"],
+    ],
 }
 
 
@@ -92,8 +94,12 @@ STRATEGO_SETUP = {
     "game, good, bad, reason",
     [
         ("stratego_junior", STRATEGO_SETUP, {**STRATEGO_SETUP, "towers": ["flag", "flag", "jester"]}, "black_knight"),
-        ("scratch_wars", {"hero": "BRAM", "weapons": ["IRON", "SALT"]},
-         {"hero": "BRAM", "weapons": ["IRON", "IRON"]}, "IRON"),
+        (
+            "scratch_wars",
+            {"hero": "BRAM", "weapons": ["IRON", "SALT"]},
+            {"hero": "BRAM", "weapons": ["IRON", "IRON"]},
+            "IRON",
+        ),
     ],
 )
 def test_real_decks_are_checked_by_their_game(client, game, good, bad, reason):

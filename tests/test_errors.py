@@ -25,12 +25,32 @@ APP = Path(__file__).resolve().parents[1] / "app"
 
 #: the HTTP status every code had before the vocabulary was unified; clients rely on them
 STATUS_BEFORE = {
-    "not_found": 404, "forbidden": 403, "unauthorized": 401, "bad_options": 422, "bad_message": 400,
-    "illegal_action": 409, "not_your_turn": 409, "stale_version": 409, "game_over": 409, "not_started": 409,
-    "not_waiting": 409, "not_finished": 409, "match_full": 409, "already_joined": 409, "too_many_matches": 429,
-    "name_taken": 409, "bad_name": 422, "weak_password": 422, "bad_credentials": 401, "rate_limited": 429,
-    "bad_deck": 422, "validation_error": 422, "internal_error": 500, "bad_request": 400,
-    "method_not_allowed": 405, "conflict": 409,
+    "not_found": 404,
+    "forbidden": 403,
+    "unauthorized": 401,
+    "bad_options": 422,
+    "bad_message": 400,
+    "illegal_action": 409,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_over": 409,
+    "not_started": 409,
+    "not_waiting": 409,
+    "not_finished": 409,
+    "match_full": 409,
+    "already_joined": 409,
+    "too_many_matches": 429,
+    "name_taken": 409,
+    "bad_name": 422,
+    "weak_password": 422,
+    "bad_credentials": 401,
+    "rate_limited": 429,
+    "bad_deck": 422,
+    "validation_error": 422,
+    "internal_error": 500,
+    "bad_request": 400,
+    "method_not_allowed": 405,
+    "conflict": 409,
 }
 
 
@@ -39,7 +59,9 @@ STATUS_BEFORE = {
 
 def test_every_code_has_one_http_status_and_the_old_statuses_stay():
     assert set(HTTP_STATUS) == set(ErrorCode)
-    changed = {code: (before, http_status(code)) for code, before in STATUS_BEFORE.items() if http_status(code) != before}
+    changed = {
+        code: (before, http_status(code)) for code, before in STATUS_BEFORE.items() if http_status(code) != before
+    }
     assert not changed
 
 
@@ -81,8 +103,11 @@ def _string_codes_in_source() -> list[tuple[str, str]]:
                         found.append((f"{path.relative_to(APP)}:{node.lineno}", arg.value))
             elif isinstance(node, ast.ClassDef) and "games" in path.parts:
                 for stmt in node.body:
-                    if (isinstance(stmt, ast.Assign) and [getattr(t, "id", None) for t in stmt.targets] == ["code"]
-                            and isinstance(stmt.value, ast.Constant)):
+                    if (
+                        isinstance(stmt, ast.Assign)
+                        and [getattr(t, "id", None) for t in stmt.targets] == ["code"]
+                        and isinstance(stmt.value, ast.Constant)
+                    ):
                         found.append((f"{path.relative_to(APP)}:{stmt.lineno}", stmt.value.value))
     return found
 
@@ -96,10 +121,17 @@ def test_every_code_written_in_the_source_is_in_the_vocabulary():
 
 def test_domain_error_shape():
     e = DomainError("too_many_matches", "you already have 5 matches waiting", params={"limit": 5})
-    assert (e.code, e.message, e.params, str(e)) == ("too_many_matches", "you already have 5 matches waiting",
-                                                      {"limit": 5}, "you already have 5 matches waiting")
-    assert e.to_dict() == {"code": "too_many_matches", "message": "you already have 5 matches waiting",
-                           "params": {"limit": 5}}
+    assert (e.code, e.message, e.params, str(e)) == (
+        "too_many_matches",
+        "you already have 5 matches waiting",
+        {"limit": 5},
+        "you already have 5 matches waiting",
+    )
+    assert e.to_dict() == {
+        "code": "too_many_matches",
+        "message": "you already have 5 matches waiting",
+        "params": {"limit": 5},
+    }
     assert json.loads(json.dumps(e.to_dict())) == e.to_dict()
     # params are optional
     m = DomainError("stale_version", "the match is at version 12")
@@ -112,8 +144,10 @@ def test_domain_error_shape():
 
 
 def test_domain_errors_survive_pickling():  # bots and sweepers may run in other processes
-    for error in (DomainError("stale_version", "at 12", params={"version": 12}),
-                  BadFrame("act needs an action", "k", reason="missing_field", field="action")):
+    for error in (
+        DomainError("stale_version", "at 12", params={"version": 12}),
+        BadFrame("act needs an action", "k", reason="missing_field", field="action"),
+    ):
         copy = pickle.loads(pickle.dumps(error))
         assert type(copy) is type(error) and copy.to_dict() == error.to_dict() and str(copy) == str(error)
         assert getattr(copy, "ack", None) == getattr(error, "ack", None)
@@ -127,7 +161,9 @@ def test_domain_error_refuses_unknown_codes_and_unsafe_params():
     for params in ({"when": object()}, {"deep": {"list": [1, {2: "x"}]}}, {"s": {1, 2}}):
         with pytest.raises(TypeError):
             DomainError("bad_options", "x", params=params)
-    assert DomainError("bad_options", "x", params={"a": [1, "b", None, 2.5, True, {"c": []}]}).params["a"][5] == {"c": []}
+    assert DomainError("bad_options", "x", params={"a": [1, "b", None, 2.5, True, {"c": []}]}).params["a"][5] == {
+        "c": []
+    }
     with pytest.raises(TypeError):
         DomainError("bad_options", "x", {"limit": 5})  # params only by keyword
 
@@ -155,8 +191,9 @@ def http(sqlite_url):
 def test_domain_errors_become_json_with_the_codes_status(http, code):
     r = http.get(f"/api/test/domain/{code}")
     assert r.status_code == http_status(code) == STATUS_BEFORE[code]
-    assert r.json() == {"error": {"code": code, "message": f"a {code} for the test",
-                                  "params": {"limit": 5, "field": "name"}}}
+    assert r.json() == {
+        "error": {"code": code, "message": f"a {code} for the test", "params": {"limit": 5, "field": "name"}}
+    }
     assert "retry-after" not in r.headers
 
 
@@ -180,7 +217,10 @@ def test_framework_errors_and_validation_errors_have_the_same_shape(http):
     assert detail["ctx"] == {"ge": 1}
     r = http.get("/api/test/domain/bogus_code")  # a programming error: an unknown code
     assert r.status_code == 500 and r.json()["error"] == {
-        "code": "internal_error", "message": "something went wrong on the server", "params": {}}
+        "code": "internal_error",
+        "message": "something went wrong on the server",
+        "params": {},
+    }
 
 
 # --- websocket edge --------------------------------------------------------------------------------
@@ -188,8 +228,13 @@ def test_framework_errors_and_validation_errors_have_the_same_shape(http):
 
 def test_error_frame_shape_and_the_socket_name_of_forbidden():
     frame = error_frame(DomainError("stale_version", "at 12", params={"version": 12}), "a1")
-    assert frame == {"type": "error", "code": "stale_version", "message": "at 12", "params": {"version": 12},
-                     "ack": "a1"}
+    assert frame == {
+        "type": "error",
+        "code": "stale_version",
+        "message": "at 12",
+        "params": {"version": 12},
+        "ack": "a1",
+    }
     assert set(frame) == set(ErrorFrame.__annotations__)
     assert error_frame(DomainError("forbidden", "you hold no seat"))["code"] == "not_your_turn"
     assert json.loads(encode(frame)) == frame and " " not in encode(pong_frame())

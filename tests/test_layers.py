@@ -124,8 +124,14 @@ def test_edge_import_in_a_service_module_is_caught(tmp_path, monkeypatch, line):
 
 @pytest.mark.parametrize(
     "line",
-    ["import json", "from sqlalchemy import select", "from app.errors import DomainError", "from .models import Deck",
-     "from app.decks.schemas import DeckIn", "from app.games.core import GameError"],
+    [
+        "import json",
+        "from sqlalchemy import select",
+        "from app.errors import DomainError",
+        "from .models import Deck",
+        "from app.decks.schemas import DeckIn",
+        "from app.games.core import GameError",
+    ],
 )
 def test_domain_imports_in_a_service_module_pass(tmp_path, monkeypatch, line):
     package = tmp_path / "app" / "decks"

@@ -32,8 +32,10 @@ def _forbidden(r):
     assert r.json()["error"]["params"]["reason"] == "origin"
 
 
-@pytest.mark.parametrize("headers", [{"Origin": EVIL}, {"Origin": "null"}, {"Referer": EVIL + "/page"},
-                                     {"Origin": "http://testserver.evil.example"}])
+@pytest.mark.parametrize(
+    "headers",
+    [{"Origin": EVIL}, {"Origin": "null"}, {"Referer": EVIL + "/page"}, {"Origin": "http://testserver.evil.example"}],
+)
 def test_cookie_changes_from_another_site_are_refused(site, headers):
     client, _b, match_id = site
     _forbidden(client.post(f"/api/matches/{match_id}/resign", headers=headers))
@@ -59,12 +61,15 @@ def test_bearer_clients_are_unaffected(site):
     assert r.status_code == 201, r.text
 
 
-@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-                                          "text/plain;charset=UTF-8"])
+@pytest.mark.parametrize(
+    "content_type", ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain;charset=UTF-8"]
+)
 def test_json_routes_refuse_forms(site, content_type):
     client, b, match_id = site
     for headers in ({"Origin": "http://testserver"}, b):
-        r = client.post(f"/api/matches/{match_id}/resign", content=b"a=1", headers={**headers, "Content-Type": content_type})
+        r = client.post(
+            f"/api/matches/{match_id}/resign", content=b"a=1", headers={**headers, "Content-Type": content_type}
+        )
         assert r.status_code == 415, r.text
         assert r.json()["error"]["code"] == "unsupported_media_type"
         assert r.json()["error"]["params"] == {"content_type": content_type.split(";")[0]}

@@ -22,8 +22,11 @@ LIMIT = 3
 
 def _attempt(client, i, **headers):
     """One failed log-in for a new name, sent as if from ``203.0.113.<i>``."""
-    r = client.post("/api/auth/login", json={"name": f"nobody{i}", "password": "wrong password"},
-                    headers={"X-Forwarded-For": f"203.0.113.{i}", **headers})
+    r = client.post(
+        "/api/auth/login",
+        json={"name": f"nobody{i}", "password": "wrong password"},
+        headers={"X-Forwarded-For": f"203.0.113.{i}", **headers},
+    )
     assert r.status_code in (401, 429), r.text
     return r.status_code
 
@@ -66,8 +69,9 @@ def test_the_dockerfile_server_ignores_forwarded_for_from_its_peers(tmp_path):
     env.pop("TRUSTED_PROXIES", None)
     env.pop("FORWARDED_ALLOW_IPS", None)
     with open(tmp_path / "server.log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", *args], cwd=ROOT, env=env, stdout=log,
-                                stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
             for _ in range(600):  # wait until it answers (at most ~30 s)

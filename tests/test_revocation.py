@@ -95,4 +95,3 @@ def _user_token(client, name):
     r = client.post("/api/auth/token", json={"name": name, "password": "correct horse 1"})
     assert r.status_code == 201, r.text
     return {"Authorization": f"Bearer {r.json()['token']}"}
-

@@ -68,7 +68,10 @@ def test_anonymous_spectators_are_capped_per_match_and_per_address(sqlite_url):
     with _app(sqlite_url, ws_max_anonymous_per_match=2, ws_max_anonymous_per_address=3) as client:
         a, b = _user(client, "alice"), _user(client, "bobby")
         first, second = _match(client, a, b), _match(client, b, a)
-        with client.websocket_connect(f"/ws/matches/{first}") as s1, client.websocket_connect(f"/ws/matches/{first}") as s2:
+        with (
+            client.websocket_connect(f"/ws/matches/{first}") as s1,
+            client.websocket_connect(f"/ws/matches/{first}") as s2,
+        ):
             _open(s1)
             _open(s2)
             with client.websocket_connect(f"/ws/matches/{first}") as s3:

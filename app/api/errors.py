@@ -104,15 +104,19 @@ def validation_error(errors: Sequence[Any]) -> DomainError:
     details: list[dict[str, JsonValue]] = []
     for e in errors:
         loc = [p if isinstance(p, int) else str(p) for p in e.get("loc", ())]
-        ctx = {str(k): v if isinstance(v, str | int | float | bool) or v is None else str(v)
-               for k, v in (e.get("ctx") or {}).items()}
-        details.append({
-            "field": ".".join(str(p) for p in loc[1:]),
-            "loc": list(loc),
-            "type": str(e.get("type", "")),
-            "ctx": ctx,
-            "message": str(e.get("msg", "")),
-        })
+        ctx = {
+            str(k): v if isinstance(v, str | int | float | bool) or v is None else str(v)
+            for k, v in (e.get("ctx") or {}).items()
+        }
+        details.append(
+            {
+                "field": ".".join(str(p) for p in loc[1:]),
+                "loc": list(loc),
+                "type": str(e.get("type", "")),
+                "ctx": ctx,
+                "message": str(e.get("msg", "")),
+            }
+        )
     first = details[0] if details else {"field": "", "message": "invalid request"}
     message = f"{first['field'] or 'body'}: {first['message']}"
     return DomainError(ErrorCode.VALIDATION_ERROR, message, params={"field": first["field"], "errors": details})

@@ -66,7 +66,11 @@ class SameOriginMiddleware:
     """
 
     def __init__(
-        self, app: ASGIApp, allowed_origins: Iterable[str] = (), *, session_cookie: str = "arena_session",
+        self,
+        app: ASGIApp,
+        allowed_origins: Iterable[str] = (),
+        *,
+        session_cookie: str = "arena_session",
         json_prefix: str = "/api/",
     ) -> None:
         self.app = app
@@ -98,7 +102,8 @@ class SameOriginMiddleware:
         if content_type not in FORM_TYPES:
             return None
         return DomainError(
-            ErrorCode.UNSUPPORTED_MEDIA_TYPE, "send JSON ('Content-Type: application/json')",
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+            "send JSON ('Content-Type: application/json')",
             params={"content_type": content_type},
         )
 
@@ -116,7 +121,8 @@ class SameOriginMiddleware:
         if origin is not None and (origin.partition("://")[2] == own or origin in self.allowed):
             return None
         return DomainError(
-            ErrorCode.FORBIDDEN, "requests from another site's pages are refused",
+            ErrorCode.FORBIDDEN,
+            "requests from another site's pages are refused",
             params={"reason": "origin", "origin": sent[:200]},
         )
 

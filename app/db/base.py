@@ -4,7 +4,7 @@ constraints the same way on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, DateTime, MetaData
 from sqlalchemy.dialects.postgresql import JSONB
@@ -51,4 +51,4 @@ class Base(DeclarativeBase):
     """Base of every model."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {dict[str, Any]: JSONType, datetime: UTCDateTime}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSONType, datetime: UTCDateTime}

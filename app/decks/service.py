@@ -18,8 +18,12 @@ from app.users.service import lock_user
 def deck_json(deck: Deck) -> dict[str, Any]:
     """The API form of a deck."""
     return {
-        "id": deck.id, "game": deck.game, "name": deck.name, "data": deck.data,
-        "created_at": deck.created_at.isoformat(), "updated_at": deck.updated_at.isoformat(),
+        "id": deck.id,
+        "game": deck.game,
+        "name": deck.name,
+        "data": deck.data,
+        "created_at": deck.created_at.isoformat(),
+        "updated_at": deck.updated_at.isoformat(),
     }
 
 
@@ -92,7 +96,8 @@ async def create_deck(
         if (count or 0) >= limit:
             await session.rollback()
             raise DomainError(
-                ErrorCode.TOO_MANY_DECKS, f"you may keep at most {limit} decks; delete one first",
+                ErrorCode.TOO_MANY_DECKS,
+                f"you may keep at most {limit} decks; delete one first",
                 params={"limit": limit},
             )
     deck = Deck(user_id=user_id, game=game, name=name.strip(), data=normal)

@@ -41,12 +41,22 @@ class SocketBudget:
     """
 
     def __init__(
-        self, *, max_per_user: int, max_per_address: int, max_anonymous_per_match: int,
-        max_anonymous_per_address: int, connection_rate: str, user_rate: str, address_rate: str,
+        self,
+        *,
+        max_per_user: int,
+        max_per_address: int,
+        max_anonymous_per_match: int,
+        max_anonymous_per_address: int,
+        connection_rate: str,
+        user_rate: str,
+        address_rate: str,
         storage_url: str | None = None,
     ) -> None:
         self.max_per_user, self.max_per_address = max_per_user, max_per_address
-        self.max_anonymous_per_match, self.max_anonymous_per_address = max_anonymous_per_match, max_anonymous_per_address
+        self.max_anonymous_per_match, self.max_anonymous_per_address = (
+            max_anonymous_per_match,
+            max_anonymous_per_address,
+        )
         #: open sockets per ``(kind, key)``: ``("user", id)``, ``("address", host)``, ``("match", id)``
         #: and ``("anonymous_address", host)`` (the last two for anonymous sockets only)
         self.open: Counter[tuple[str, int | str]] = Counter()
@@ -58,11 +68,14 @@ class SocketBudget:
     def from_settings(cls, settings: Settings) -> SocketBudget:
         """The budget the settings describe (frame counters on Redis when ``redis_url`` is set)."""
         return cls(
-            max_per_user=settings.ws_max_sockets_per_user, max_per_address=settings.ws_max_sockets_per_address,
+            max_per_user=settings.ws_max_sockets_per_user,
+            max_per_address=settings.ws_max_sockets_per_address,
             max_anonymous_per_match=settings.ws_max_anonymous_per_match,
             max_anonymous_per_address=settings.ws_max_anonymous_per_address,
-            connection_rate=settings.ws_rate_limit, user_rate=settings.ws_user_rate_limit,
-            address_rate=settings.ws_address_rate_limit, storage_url=settings.redis_url,
+            connection_rate=settings.ws_rate_limit,
+            user_rate=settings.ws_user_rate_limit,
+            address_rate=settings.ws_address_rate_limit,
+            storage_url=settings.redis_url,
         )
 
     def admit(self, user_id: int | None, address: str, match_id: int) -> Callable[[], None]:
@@ -74,8 +87,12 @@ class SocketBudget:
             ``user``, ``address``, ``match`` or ``anonymous_address``); nothing is counted then.
         """
         keys: list[tuple[str, int | str]] = [("address", address)]
-        limits = {"user": self.max_per_user, "address": self.max_per_address,
-                  "match": self.max_anonymous_per_match, "anonymous_address": self.max_anonymous_per_address}
+        limits = {
+            "user": self.max_per_user,
+            "address": self.max_per_address,
+            "match": self.max_anonymous_per_match,
+            "anonymous_address": self.max_anonymous_per_address,
+        }
         if user_id is not None:
             keys.insert(0, ("user", user_id))
         else:
@@ -121,6 +138,7 @@ class SocketBudget:
 
 def _too_many(limit: int, per: str) -> DomainError:
     return DomainError(
-        ErrorCode.TOO_MANY_CONNECTIONS, f"too many open connections ({limit} per {per.replace('_', ' ')})",
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        f"too many open connections ({limit} per {per.replace('_', ' ')})",
         params={"limit": limit, "per": per},
     )

@@ -99,7 +99,9 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
     if ack is not None and (not isinstance(ack, str) or len(ack) > MAX_ACK_LENGTH):
         raise BadFrame(
             f"ack must be a string of at most {MAX_ACK_LENGTH} characters",
-            reason="bad_field", field="ack", limit=MAX_ACK_LENGTH,
+            reason="bad_field",
+            field="ack",
+            limit=MAX_ACK_LENGTH,
         )
     kind = obj.get("type")
     if kind == "hello":

@@ -111,8 +111,11 @@ class Connection:
     def credential_ended(self, _digest: str) -> None:
         """Revocation listener: refuse every later frame and close the socket (soon, on the loop)."""
         self.revoked = True
-        error = DomainError(ErrorCode.UNAUTHORIZED, "the credential of this connection has ended; log in again",
-                            params={"reason": "revoked"})
+        error = DomainError(
+            ErrorCode.UNAUTHORIZED,
+            "the credential of this connection has ended; log in again",
+            params={"reason": "revoked"},
+        )
         task = asyncio.get_running_loop().create_task(self.close(POLICY_VIOLATION, error))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -209,9 +212,7 @@ async def match_socket(ws: WebSocket, match_id: int) -> None:
     token = connection_token(ws)
     # listen for the credential's end before looking it up, so a revocation in between is heard
     ended: list[str] = []
-    unsubscribe_credential = (
-        revocations.subscribe(token_digest(token), ended.append) if revocations and token else None
-    )
+    unsubscribe_credential = revocations.subscribe(token_digest(token), ended.append) if revocations and token else None
     try:
         await _serve(ws, match_id, revocations, token, ended)
     finally:

@@ -123,8 +123,9 @@ def _pool(kind: str, workers: int, imports: tuple[str, ...], nice: int) -> Execu
                 workers, mp_context=get_context("spawn"), initializer=_worker_start, initargs=(imports, nice)
             )
         else:  # threads share the process's priority
-            pool = ThreadPoolExecutor(workers, thread_name_prefix="bot", initializer=_worker_start,
-                                      initargs=(imports, 0))
+            pool = ThreadPoolExecutor(
+                workers, thread_name_prefix="bot", initializer=_worker_start, initargs=(imports, 0)
+            )
         _POOLS[key] = pool
     return pool
 
@@ -142,8 +143,13 @@ class BotRunner:
     """
 
     def __init__(
-        self, kind: str = "process", workers: int = 2, *, timeout_seconds: float = 30.0,
-        imports: Sequence[str] = (), nice: int = 10,
+        self,
+        kind: str = "process",
+        workers: int = 2,
+        *,
+        timeout_seconds: float = 30.0,
+        imports: Sequence[str] = (),
+        nice: int = 10,
     ) -> None:
         if kind not in POOL_KINDS or workers < 1:
             raise ValueError(f"bot pool {kind!r} with {workers} workers; kinds: {POOL_KINDS}")

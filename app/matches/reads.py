@@ -98,10 +98,21 @@ class MatchReads:
             rules = match_rules(m)
             info = match_info(m, now)
             frame: dict[str, Any] = {
-                "type": "snapshot", "match_id": m.id, "game": m.game, "version": m.version,
-                "seat": viewer, "status": m.status, "view": None, "to_act": [], "chosen": [],
-                "legal": [], "clock": info["clock"], "events": event_views(rows, viewer, m.status == FINISHED),
-                "result": m.result, "seed_hash": m.seed_hash, "seats": info["seats"],
+                "type": "snapshot",
+                "match_id": m.id,
+                "game": m.game,
+                "version": m.version,
+                "seat": viewer,
+                "status": m.status,
+                "view": None,
+                "to_act": [],
+                "chosen": [],
+                "legal": [],
+                "clock": info["clock"],
+                "events": event_views(rows, viewer, m.status == FINISHED),
+                "result": m.result,
+                "seed_hash": m.seed_hash,
+                "seats": info["seats"],
             }
             if m.status == FINISHED:
                 frame["seed"] = m.seed
@@ -133,7 +144,10 @@ class MatchReads:
             info = match_info(m, self.clock.now())
         rules = match_rules(m)
         views = event_views(rows, None, True)
-        steps = [{**view, "view": rules.observe(state, None)} for view, (state, _) in zip(views, replay_rows(m, rows), strict=False)]
+        steps = [
+            {**view, "view": rules.observe(state, None)}
+            for view, (state, _) in zip(views, replay_rows(m, rows), strict=False)
+        ]
         return {"match": info, "steps": steps}
 
     async def rebuild(self, match_id: int) -> Any:
@@ -162,8 +176,12 @@ class MatchReads:
             if await session.get(Match, match_id) is None:
                 raise DomainError("not_found", f"no match {match_id}")
             rows = (
-                await session.execute(
-                    select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)
+                (
+                    await session.execute(
+                        select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)
+                    )
                 )
-            ).scalars().all()
+                .scalars()
+                .all()
+            )
             return [result_view(r) for r in rows]

@@ -70,10 +70,16 @@ def result_rows(m: Match, outcome: Outcome, now: datetime) -> list[MatchResult]:
         raise ValueError(f"match {m.id}: {len(outcome.results)} results for {m.num_players} seats")
     return [
         MatchResult(
-            match_id=m.id, seat=ms.seat, user_id=ms.user_id, team=outcome.teams[ms.seat],
-            rank=outcome.ranks[ms.seat], result=outcome.results[ms.seat], reason=outcome.reason or "",
+            match_id=m.id,
+            seat=ms.seat,
+            user_id=ms.user_id,
+            team=outcome.teams[ms.seat],
+            rank=outcome.ranks[ms.seat],
+            result=outcome.results[ms.seat],
+            reason=outcome.reason or "",
             score=outcome.scores[ms.seat] if outcome.scores else None,
-            computer_finished=bool(ms.bot_level) or ms.away or ms.resigned, created_at=now,
+            computer_finished=bool(ms.bot_level) or ms.away or ms.resigned,
+            created_at=now,
         )
         for ms in m.seats
     ]
@@ -101,9 +107,7 @@ async def claim(
         candidates = (await session.execute(stmt)).scalars().all()
         if not candidates:
             return 0
-        values = [
-            {"consumer": consumer, "result_id": r.id, "match_id": r.match_id, "seat": r.seat} for r in candidates
-        ]
+        values = [{"consumer": consumer, "result_id": r.id, "match_id": r.match_id, "seat": r.seat} for r in candidates]
         insert = (postgresql.insert if postgres else sqlite.insert)(ResultDelivery)
         # a claimer whose snapshot predates another's commit may see delivered rows as free: the
         # unique key turns its insert into nothing, and only the rows it really recorded are its own

@@ -27,8 +27,12 @@ def _service(request: Request) -> MatchService:
 async def create_match(body: CreateMatch, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Create a match; you take a seat, computer seats are filled at once; it starts when full."""
     return await _service(request).create_match(
-        user.id, body.game, body.options, players=body.players,
-        bots=[BotSeat(c.seat, c.level) for c in body.computer], seat=body.seat,
+        user.id,
+        body.game,
+        body.options,
+        players=body.players,
+        bots=[BotSeat(c.seat, c.level) for c in body.computer],
+        seat=body.seat,
     )
 
 
@@ -65,7 +69,9 @@ async def cancel_match(match_id: MatchId, request: Request, user: CurrentUser) -
 
 
 @router.get("/{match_id}/snapshot")
-async def get_snapshot(match_id: MatchId, request: Request, user: OptionalUser, since: VersionQuery = 0) -> dict[str, Any]:
+async def get_snapshot(
+    match_id: MatchId, request: Request, user: OptionalUser, since: VersionQuery = 0
+) -> dict[str, Any]:
     """The snapshot your seat (or a spectator) gets over the websocket."""
     service = _service(request)
     seat, spectators = await service.viewer_seat(match_id, user.id if user else None)
@@ -98,7 +104,7 @@ async def resign(match_id: MatchId, request: Request, user: CurrentUser) -> dict
 
 @router.post("/{match_id}/back")
 async def back(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
-    """"I'm back": the computer stops playing your seat."""
+    """ "I'm back": the computer stops playing your seat."""
     return {"version": await _service(request).set_back(match_id, user.id)}
 
 

@@ -68,7 +68,12 @@ class MatchService(ComputerSeats, MatchReads):
     """
 
     def __init__(
-        self, sessionmaker: async_sessionmaker[AsyncSession], hub: LocalHub, *, settings: Settings, clock: Clock,
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        hub: LocalHub,
+        *,
+        settings: Settings,
+        clock: Clock,
         bots: BotRunner | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
@@ -76,8 +81,11 @@ class MatchService(ComputerSeats, MatchReads):
         self.settings = settings
         self.clock = clock
         self.bots = bots or BotRunner(
-            settings.bot_pool, settings.bot_workers, timeout_seconds=settings.bot_timeout_seconds,
-            imports=settings.bot_worker_imports, nice=settings.bot_worker_nice,
+            settings.bot_pool,
+            settings.bot_workers,
+            timeout_seconds=settings.bot_timeout_seconds,
+            imports=settings.bot_worker_imports,
+            nice=settings.bot_worker_nice,
         )
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         self._worker: asyncio.Task[None] | None = None
@@ -147,14 +155,25 @@ class MatchService(ComputerSeats, MatchReads):
                         f"you already have {open_count} matches waiting for players; cancel one first",
                     )
             m = Match(
-                game=game, options=opts, num_players=players, status=WAITING, seed=seed,
-                seed_hash=hashlib.sha256(seed.encode()).hexdigest(), version=0, state_version=0,
-                state=None, pending={}, created_by=user_id, created_at=now,
+                game=game,
+                options=opts,
+                num_players=players,
+                status=WAITING,
+                seed=seed,
+                seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+                version=0,
+                state_version=0,
+                state=None,
+                pending={},
+                created_by=user_id,
+                created_at=now,
                 origin=RATED if opts["rated"] else CASUAL,
             )
             m.seats = [
                 MatchSeat(
-                    seat=s, bot_level=bot_by_seat.get(s), user_id=user_id if s == seat else None,
+                    seat=s,
+                    bot_level=bot_by_seat.get(s),
+                    user_id=user_id if s == seat else None,
                     joined_at=now if (s == seat or s in bot_by_seat) else None,
                 )
                 for s in range(players)
@@ -170,7 +189,11 @@ class MatchService(ComputerSeats, MatchReads):
         service = {k: options[k] for k in SERVICE_OPTIONS if k in options}
         game_opts = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS}
         turn = service.get("turn_seconds", getattr(rules, "default_turn_seconds", SERVICE_OPTIONS["turn_seconds"]))
-        if isinstance(turn, bool) or not isinstance(turn, int) or not (turn == 0 or MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS):
+        if (
+            isinstance(turn, bool)
+            or not isinstance(turn, int)
+            or not (turn == 0 or MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS)
+        ):
             raise DomainError(
                 "bad_options", f"turn_seconds must be 0 (untimed) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
             )
@@ -227,9 +250,7 @@ class MatchService(ComputerSeats, MatchReads):
 
     # ------------------------------------------------------------------ acting
 
-    async def act(
-        self, match_id: int, user_id: int, action: Any, version: int | None, *, kind: str = "action"
-    ) -> int:
+    async def act(self, match_id: int, user_id: int, action: Any, version: int | None, *, kind: str = "action") -> int:
         """Apply the action of the seat ``user_id`` holds.
 
         :param action: the JSON form of an action (one of the snapshot's ``legal`` objects).
@@ -252,7 +273,7 @@ class MatchService(ComputerSeats, MatchReads):
         return await self._write(match_id, do)
 
     async def set_back(self, match_id: int, user_id: int) -> int:
-        """"I'm back": clear the ``away`` mark of the seat ``user_id`` holds and restart its clock.
+        """ "I'm back": clear the ``away`` mark of the seat ``user_id`` holds and restart its clock.
 
         :raises DomainError: ``not_found``, ``forbidden`` (no seat, or resigned), ``game_over``,
             ``not_started``.

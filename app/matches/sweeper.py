@@ -78,11 +78,15 @@ def bot_job(ctx: WriteContext, seat: int, kind: str, budget_ms: int) -> BotJob:
     rules = ctx.rules
     level = m.seats[seat].bot_level if kind == "bot" else None
     return BotJob(
-        game=m.game, options=game_options(m), seat=seat, level=level,
+        game=m.game,
+        options=game_options(m),
+        seat=seat,
+        level=level,
         observation=rules.bot_observation(ctx.state, seat) if level else {},
         legal=[rules.encode_action(a) for a in rules.legal_actions(ctx.state, seat)] if level else [],
         rng_seed=hashlib.sha256(f"{m.seed}:bot:{m.version}:{seat}".encode()).digest(),
-        budget_ms=budget_ms, state=None if level else rules.encode_state(ctx.state),
+        budget_ms=budget_ms,
+        state=None if level else rules.encode_state(ctx.state),
     )
 
 
@@ -162,13 +166,17 @@ class ComputerSeats:
         now = self.clock.now()
         async with self.sessionmaker() as session:
             ids = (
-                await session.execute(
-                    select(Match.id)
-                    .where(Match.status == ACTIVE, Match.deadline_at <= now)
-                    .order_by(Match.deadline_at)
-                    .limit(limit)
+                (
+                    await session.execute(
+                        select(Match.id)
+                        .where(Match.status == ACTIVE, Match.deadline_at <= now)
+                        .order_by(Match.deadline_at)
+                        .limit(limit)
+                    )
                 )
-            ).scalars().all()
+                .scalars()
+                .all()
+            )
         done = 0
         for match_id in ids:
             try:
@@ -183,10 +191,14 @@ class ComputerSeats:
         cutoff = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry_seconds)
         async with self.sessionmaker() as session:
             ids = (
-                await session.execute(
-                    select(Match.id).where(Match.status == WAITING, Match.created_at <= cutoff).limit(100)
+                (
+                    await session.execute(
+                        select(Match.id).where(Match.status == WAITING, Match.created_at <= cutoff).limit(100)
+                    )
                 )
-            ).scalars().all()
+                .scalars()
+                .all()
+            )
         expired = 0
 
         async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
@@ -226,8 +238,9 @@ class ComputerSeats:
                 continue
             played, replans = played + 1, 0
             version, state_changed, active = result
-            log.info("computer_move", match_id=match_id, seat=plan.seat, kind=plan.kind, version=version,
-                     pid=os.getpid())
+            log.info(
+                "computer_move", match_id=match_id, seat=plan.seat, kind=plan.kind, version=version, pid=os.getpid()
+            )
             if state_changed or not active:
                 break
         return played

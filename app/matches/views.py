@@ -87,8 +87,14 @@ def result_view(r: MatchResult) -> dict[str, Any]:
     """One ``match_results`` row as JSON: ``{"seat", "user_id", "team", "rank", "result",
     "reason", "score", "computer_finished"}``."""
     return {
-        "seat": r.seat, "user_id": r.user_id, "team": r.team, "rank": r.rank, "result": r.result,
-        "reason": r.reason, "score": r.score, "computer_finished": r.computer_finished,
+        "seat": r.seat,
+        "user_id": r.user_id,
+        "team": r.team,
+        "rank": r.rank,
+        "result": r.result,
+        "reason": r.reason,
+        "score": r.score,
+        "computer_finished": r.computer_finished,
     }
 
 

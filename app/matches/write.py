@@ -44,7 +44,9 @@ def match_rules(m: Match) -> AnyRules:
     return get_rules(m.game, game_options(m))
 
 
-async def lock_match(session: AsyncSession, match_id: int, *, postgres: bool, skip_locked: bool = False) -> Match | None:
+async def lock_match(
+    session: AsyncSession, match_id: int, *, postgres: bool, skip_locked: bool = False
+) -> Match | None:
     """Load match ``match_id`` for writing in ``session``'s transaction: ``FOR UPDATE`` on
     PostgreSQL (``SKIP LOCKED`` when ``skip_locked``), the database write lock on SQLite.
 
@@ -139,8 +141,13 @@ class WriteContext:
             raise DomainError("bad_message", str(exc)) from None
 
     def record(
-        self, seat: int | None, kind: str, action: Any, visible_to: frozenset[int] | None,
-        events: Sequence[Event], extra: Mapping[str, Any] | None = None,
+        self,
+        seat: int | None,
+        kind: str,
+        action: Any,
+        visible_to: frozenset[int] | None,
+        events: Sequence[Event],
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         """Append the ``match_events`` row of one input at the next version.
 
@@ -157,8 +164,9 @@ class WriteContext:
             **(extra or {}),
         }
         self.rows.append(
-            MatchEvent(match_id=self.m.id, version=self.m.version, seat=seat, kind=kind, payload=payload,
-                       created_at=self.now)
+            MatchEvent(
+                match_id=self.m.id, version=self.m.version, seat=seat, kind=kind, payload=payload, created_at=self.now
+            )
         )
 
     def apply(self, seat: int, action: Any, kind: str) -> int:

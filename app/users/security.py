@@ -32,10 +32,7 @@ PASSWORD_MAX = 256
 HASH_WORKERS = 4
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_-]+", re.ASCII)
-NAME_RULES = (
-    f"Names are {NAME_MIN}-{NAME_MAX} characters long and use only letters (A-Z, a-z), digits, "
-    "'_' and '-'."
-)
+NAME_RULES = f"Names are {NAME_MIN}-{NAME_MAX} characters long and use only letters (A-Z, a-z), digits, '_' and '-'."
 
 hasher = PasswordHasher()
 T = TypeVar("T")
@@ -64,12 +61,14 @@ def check_name(name: str) -> str:
     limits = {"min": NAME_MIN, "max": NAME_MAX}
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise DomainError(
-            ErrorCode.BAD_NAME, f"That name has {len(name)} characters. {NAME_RULES}",
+            ErrorCode.BAD_NAME,
+            f"That name has {len(name)} characters. {NAME_RULES}",
             params={"reason": "length", "length": len(name), **limits},
         )
     if not _NAME_RE.fullmatch(name):
         raise DomainError(
-            ErrorCode.BAD_NAME, f"That name contains characters that are not allowed. {NAME_RULES}",
+            ErrorCode.BAD_NAME,
+            f"That name contains characters that are not allowed. {NAME_RULES}",
             params={"reason": "characters", **limits},
         )
     return name

@@ -110,7 +110,8 @@ async def create_token(
         if (count or 0) >= limit:
             await session.rollback()
             raise DomainError(
-                ErrorCode.TOO_MANY_TOKENS, f"an account may have at most {limit} API tokens; revoke one first",
+                ErrorCode.TOO_MANY_TOKENS,
+                f"an account may have at most {limit} API tokens; revoke one first",
                 params={"limit": limit},
             )
     token = security.new_token()

@@ -41,7 +41,9 @@ def watch(page: Page) -> Watcher:
     w = Watcher()
 
     def on_ws(ws):
-        ws.on("framereceived", lambda payload: w.frames.append(payload if isinstance(payload, str) else payload.decode()))
+        ws.on(
+            "framereceived", lambda payload: w.frames.append(payload if isinstance(payload, str) else payload.decode())
+        )
 
     page.on("websocket", on_ws)
     page.on("pageerror", lambda exc: w.errors.append(str(exc)))
@@ -59,8 +61,9 @@ def signup(page: Page, name: str) -> None:
     expect(page.get_by_test_id("current-user")).to_contain_text(name)
 
 
-def create_match(page: Page, *, computer: str | None = None, turn_seconds: int = 60,
-                 options: dict[str, int] | None = None) -> int:
+def create_match(
+    page: Page, *, computer: str | None = None, turn_seconds: int = 60, options: dict[str, int] | None = None
+) -> int:
     """Fill the lobby's "create a match" form and submit it; returns the new match id."""
     page.goto("/lobby")
     page.select_option("#create-game", "battle_runes")
@@ -98,13 +101,15 @@ def wait_turn_or_result(page: Page, turn: int, timeout: float = 15000) -> bool:
             return !!br && Number(br.dataset.turn) === turn - 1
                 && !!document.querySelector('.br-mine .rune.selectable');
         }""",
-        arg=turn, timeout=timeout,
+        arg=turn,
+        timeout=timeout,
     )
     return page.locator("#result").count() > 0
 
 
-def pick_three(page: Page, rng: random.Random, *, then_waits: bool = False, prefer: str | None = None,
-               check: bool = True) -> list[str]:
+def pick_three(
+    page: Page, rng: random.Random, *, then_waits: bool = False, prefer: str | None = None, check: bool = True
+) -> list[str]:
     """Select 3 of the 5 runes and confirm.
 
     :param then_waits: check the page then says it waits for the opponent (only true for the

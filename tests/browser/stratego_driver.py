@@ -42,8 +42,14 @@ def _tower_pieces(view: Mapping[str, JSON] | None, owner: int) -> dict[int, str 
     return {t["tower"]: t.get("piece") for t in view["towers"][owner] if not t.get("empty")}
 
 
-def victory_choice(view: Mapping[str, JSON], legal: Sequence[JSON], rng: random.Random,
-                   peek: Mapping[str, JSON] | None = None, *, careful: bool = True) -> JSON:
+def victory_choice(
+    view: Mapping[str, JSON],
+    legal: Sequence[JSON],
+    rng: random.Random,
+    peek: Mapping[str, JSON] | None = None,
+    *,
+    careful: bool = True,
+) -> JSON:
     """A Victory action for the seat of ``view``.
 
     :param peek: the opponent's own view (its identities), or None to play without peeking
@@ -91,9 +97,15 @@ def victory_choice(view: Mapping[str, JSON], legal: Sequence[JSON], rng: random.
     return best
 
 
-def quest_choice(view: Mapping[str, JSON], legal: Sequence[JSON], rng: random.Random,
-                 peek: Mapping[str, JSON] | None = None, *, tower_plan: Sequence[str] = ("flag",),
-                 hopeless: bool = False) -> JSON:
+def quest_choice(
+    view: Mapping[str, JSON],
+    legal: Sequence[JSON],
+    rng: random.Random,
+    peek: Mapping[str, JSON] | None = None,
+    *,
+    tower_plan: Sequence[str] = ("flag",),
+    hopeless: bool = False,
+) -> JSON:
     """A Quest action for the seat of ``view``.
 
     :param peek: the opponent's own view: flips then pick a castle that matches the die, and tower

@@ -58,10 +58,14 @@ def test_closed_tab_returns_to_see_the_computer_played_and_takes_the_seat_back(n
     page = new_page()
     w = watch(page)
     signup(page, unique_name("fred"))
-    r = page.request.post("/api/matches", data={
-        "game": "battle_runes", "options": {"turn_seconds": 2, "start_score": 500, "win_score": 1000},
-        "computer": [{"seat": 1, "level": "random"}],
-    })
+    r = page.request.post(
+        "/api/matches",
+        data={
+            "game": "battle_runes",
+            "options": {"turn_seconds": 2, "start_score": 500, "win_score": 1000},
+            "computer": [{"seat": 1, "level": "random"}],
+        },
+    )
     assert r.status == 201, r.text()
     match_id = r.json()["id"]
     page.goto(f"/matches/{match_id}")
@@ -115,9 +119,14 @@ def test_resign_from_the_match_page(new_page):
     page = new_page()
     w = watch(page)
     signup(page, unique_name("rita"))
-    r = page.request.post("/api/matches", data={
-        "game": "battle_runes", "options": {"turn_seconds": 60}, "computer": [{"seat": 1, "level": "random"}],
-    })
+    r = page.request.post(
+        "/api/matches",
+        data={
+            "game": "battle_runes",
+            "options": {"turn_seconds": 60},
+            "computer": [{"seat": 1, "level": "random"}],
+        },
+    )
     match_id = r.json()["id"]
     page.goto(f"/matches/{match_id}")
     button = page.locator("#resign-button")

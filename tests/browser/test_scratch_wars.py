@@ -28,11 +28,26 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 #: how a test player picks among the offered choices: earlier kinds first (a random one of them),
 #: so that duels end soon; "end_turn" only when nothing else is offered
-PREFERENCE = ("use", "target", "detonate", "combo", "start_weapon", "starter", "spin", "shield", "take_hit",
-              "repair", "skip", "keep_combos", "cancel", "end_turn")
+PREFERENCE = (
+    "use",
+    "target",
+    "detonate",
+    "combo",
+    "start_weapon",
+    "starter",
+    "spin",
+    "shield",
+    "take_hit",
+    "repair",
+    "skip",
+    "keep_combos",
+    "cancel",
+    "end_turn",
+)
 DUEL_SECONDS = 150
-CHOICES_JS = ("() => [...document.querySelectorAll('#sw-choices button.sw-choice:not([disabled])')]"
-              ".map((b) => b.dataset.action)")
+CHOICES_JS = (
+    "() => [...document.querySelectorAll('#sw-choices button.sw-choice:not([disabled])')].map((b) => b.dataset.action)"
+)
 
 
 def shot(page: Page, name: str, full_page: bool = True) -> None:
@@ -42,10 +57,12 @@ def shot(page: Page, name: str, full_page: bool = True) -> None:
 
 def pick(actions: list[dict], rng: random.Random) -> dict:
     """The test player's choice: by :data:`PREFERENCE`, hitting the hero when it may."""
+
     def rank(action: dict) -> float:
         kind = next(iter(action))
         bonus = -0.5 if kind == "target" and action["target"] == "hero" else 0
         return PREFERENCE.index(kind) + bonus + rng.random() * 0.4
+
     return min(actions, key=rank)
 
 
@@ -59,8 +76,7 @@ def click_choice(page: Page, action: dict) -> bool:
     return True
 
 
-def play_until_result(pages: list[Page], rng: random.Random, *, seconds: float = DUEL_SECONDS,
-                      on_move=None) -> int:
+def play_until_result(pages: list[Page], rng: random.Random, *, seconds: float = DUEL_SECONDS, on_move=None) -> int:
     """Whoever is offered choices clicks one, until every page shows the result.
 
     :returns: the number of clicks.

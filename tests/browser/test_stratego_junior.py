@@ -73,8 +73,15 @@ def person(browser, server, name: str, viewport: dict | None = None, seed: int |
     return ctx, page, w
 
 
-def create_stratego(page: Page, *, variant: str, memory_aid: bool = False, computer: str | None = None,
-                    turn_seconds: int = 120, turn_limit: int | None = None) -> int:
+def create_stratego(
+    page: Page,
+    *,
+    variant: str,
+    memory_aid: bool = False,
+    computer: str | None = None,
+    turn_seconds: int = 120,
+    turn_limit: int | None = None,
+) -> int:
     """The lobby's "create a match" form for Stratego Junior; returns the match id."""
     page.goto("/lobby")
     page.select_option("#create-game", "stratego_junior")
@@ -116,8 +123,7 @@ def next_turn(pages: list[Page], timeout: float = 20.0) -> tuple[int | None, lis
         if all(s and s["status"] == "finished" for s in snaps):
             return None, snaps
         for i, s in enumerate(snaps):
-            if (s and s["status"] == "active" and s["legal"] and not s["pending"]
-                    and s["view"]["phase"] != "setup"):
+            if s and s["status"] == "active" and s["legal"] and not s["pending"] and s["view"]["phase"] != "setup":
                 return i, snaps
         time.sleep(0.03)
     raise AssertionError(f"nobody can act and the match is not over: {[s and s['status'] for s in snaps]}")
@@ -196,7 +202,7 @@ def place_random_and_confirm(page: Page, *, then_waits: bool) -> dict:
     expect(page.locator("#sj-secret")).to_contain_text("Only you can see your pictures")
     expect(page.locator("#sj-confirm")).to_be_disabled()
     page.click("#sj-random")
-    expect(page.locator('[data-tray-piece]')).to_have_count(0)
+    expect(page.locator("[data-tray-piece]")).to_have_count(0)
     expect(page.locator("#sj-confirm")).to_be_enabled()
     page.click("#sj-confirm")
     if then_waits:
@@ -250,7 +256,7 @@ def save_setup_on_page(page: Page, name: str) -> dict:
     expect(page.locator("#sj-hint")).to_contain_text("not in a tower")
     page.click('[data-setup-cell="3,0"]')
     page.click("#sj-random")
-    expect(page.locator('[data-tray-piece]')).to_have_count(0)
+    expect(page.locator("[data-tray-piece]")).to_have_count(0)
     # swap two placed castles by clicking them
     first = page.locator('[data-setup-cell="0,0"] [data-piece]').get_attribute("data-piece")
     second = page.locator('[data-setup-cell="3,3"] [data-piece]').get_attribute("data-piece")
@@ -360,8 +366,9 @@ def test_quest_match_two_people_to_a_flag_capture(browser, server):
         def choose(i, snaps):
             me, other = snaps[i], snaps[1 - i]
             if i == 0:
-                return quest_choice(me["view"], me["legal"], rng, other["view"],
-                                    tower_plan=("jester", "black_knight", "flag"))
+                return quest_choice(
+                    me["view"], me["legal"], rng, other["view"], tower_plan=("jester", "black_knight", "flag")
+                )
             return quest_choice(me["view"], me["legal"], rng, other["view"], hopeless=True)
 
         def on_turn(n, i, snaps, action):
@@ -536,8 +543,9 @@ def test_victory_match_against_the_expert_computer_from_the_lobby(browser, serve
     rng = random.Random(4)
     ctx, page, w = person(browser, server, "vera")
     try:
-        match_id = create_stratego(page, variant="victory", computer="expert", turn_seconds=60,
-                                   turn_limit=VICTORY_TURN_LIMIT)
+        match_id = create_stratego(
+            page, variant="victory", computer="expert", turn_seconds=60, turn_limit=VICTORY_TURN_LIMIT
+        )
         place_random_and_confirm(page, then_waits=False)
         expect(page.locator(".seat-card[data-seat='1'] .seat-name")).to_contain_text("Computer")
 

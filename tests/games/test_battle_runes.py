@@ -64,21 +64,27 @@ def test_registered_with_bots_easiest_first():
 
 def test_default_options():
     assert RULES.normalize_options({}) == {
-        "r2p5_bonus_kind": "destruction", "zero_blocks_swap_all": True, "max_turns": 0,
-        "start_score": 25, "win_score": 50,
+        "r2p5_bonus_kind": "destruction",
+        "zero_blocks_swap_all": True,
+        "max_turns": 0,
+        "start_score": 25,
+        "win_score": 50,
     }
 
 
-@pytest.mark.parametrize("options", [
-    {"r2p5_bonus_kind": "build"},
-    {"zero_blocks_swap_all": 1},
-    {"max_turns": -1},
-    {"max_turns": "10"},
-    {"start_score": 0},
-    {"start_score": 50},
-    {"win_score": 0},
-    {"colour": "red"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"r2p5_bonus_kind": "build"},
+        {"zero_blocks_swap_all": 1},
+        {"max_turns": -1},
+        {"max_turns": "10"},
+        {"start_score": 0},
+        {"start_score": 50},
+        {"win_score": 0},
+        {"colour": "red"},
+    ],
+)
 def test_bad_options(options):
     with pytest.raises(BadOptions):
         RULES.initial_state(2, options)
@@ -136,11 +142,14 @@ def test_sample_chance_refused_outside_chance_nodes():
         RULES.sample_chance(state, random.Random(0))
 
 
-@pytest.mark.parametrize("orders", [
-    ((0, DECK),),  # one seat missing
-    ((0, DECK), (1, DECK[:-1])),  # a card missing
-    ((0, DECK), (1, (*DECK[:-1], "S1"))),  # a duplicate instead
-])
+@pytest.mark.parametrize(
+    "orders",
+    [
+        ((0, DECK),),  # one seat missing
+        ((0, DECK), (1, DECK[:-1])),  # a card missing
+        ((0, DECK), (1, (*DECK[:-1], "S1"))),  # a duplicate instead
+    ],
+)
 def test_opening_shuffle_must_order_both_full_decks(orders):
     with pytest.raises(IllegalAction):
         RULES.apply(RULES.initial_state(2, {}), {CHANCE: Shuffle(orders)})
@@ -203,17 +212,20 @@ def test_decks_stay_whole_through_many_reshuffles():
 # ------------------------------------------------------------------------------------------ end
 
 
-@pytest.mark.parametrize("scores, results, reason", [
-    ((50, 30), ("win", "loss"), "score_50"),
-    ((30, 50), ("loss", "win"), "score_50"),
-    ((30, 0), ("win", "loss"), "score_0"),
-    ((-2, 30), ("loss", "win"), "score_0"),
-    ((60, -5), ("win", "loss"), "score_50"),  # mixed: A >= 50 and B <= 0
-    ((-5, 60), ("loss", "win"), "score_50"),
-    ((50, 50), ("win", "win"), "both_50"),
-    ((0, 0), ("loss", "loss"), "both_0"),
-    ((-7, -1), ("loss", "loss"), "both_0"),
-])
+@pytest.mark.parametrize(
+    "scores, results, reason",
+    [
+        ((50, 30), ("win", "loss"), "score_50"),
+        ((30, 50), ("loss", "win"), "score_50"),
+        ((30, 0), ("win", "loss"), "score_0"),
+        ((-2, 30), ("loss", "win"), "score_0"),
+        ((60, -5), ("win", "loss"), "score_50"),  # mixed: A >= 50 and B <= 0
+        ((-5, 60), ("loss", "win"), "score_50"),
+        ((50, 50), ("win", "win"), "both_50"),
+        ((0, 0), ("loss", "loss"), "both_0"),
+        ((-7, -1), ("loss", "loss"), "both_0"),
+    ],
+)
 def test_end_conditions(scores, results, reason):
     outcome = end_check(scores, 50)
     assert outcome == Outcome(results, scores, reason)
@@ -232,24 +244,28 @@ def test_turn_cap_draw_only_when_nobody_won():
 
 
 def test_win_score_option():
-    state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")), scores=(25, 25),
-                           options={"win_score": 30})
+    state = RULES.position(
+        (("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")), scores=(25, 25), options={"win_score": 30}
+    )
     new, _events = RULES.apply(state, {0: Pick.of("S1", "S2", "S3"), 1: Pick.of("S1", "S2", "R1")})
     assert new.scores == (30, 28)
     assert new.outcome == Outcome(("win", "loss"), (30, 28), "score_50")
 
 
 def test_max_turns_draw():
-    state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")),
-                           options={"max_turns": 1})
+    state = RULES.position((("S1", "S2", "S3", "R1", "R2"), ("R1", "R2", "R3", "S1", "S2")), options={"max_turns": 1})
     new, events = RULES.apply(state, {0: Pick.of("S1", "R1", "R2"), 1: Pick.of("S1", "R1", "R2")})
     assert new.scores == (23, 23)
     assert new.outcome == Outcome(("draw", "draw"), (23, 23), "turn_cap")
     assert events[-1].kind == "game_over"
     assert events[-1].data == {"results": ["draw", "draw"], "scores": [23, 23], "reason": "turn_cap", "ranks": [1, 1]}
     # the stored state keeps the outcome's stored form (four keys), so old snapshots stay byte-equal
-    assert RULES.encode_state(new)["outcome"] == {"results": ["draw", "draw"], "scores": [23, 23],
-                                                  "reason": "turn_cap", "ranks": [1, 1]}
+    assert RULES.encode_state(new)["outcome"] == {
+        "results": ["draw", "draw"],
+        "scores": [23, 23],
+        "reason": "turn_cap",
+        "ranks": [1, 1],
+    }
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -314,26 +330,29 @@ def test_decode_accepts_any_order_and_normalises():
         assert RULES.encode_action(pick) == {"runes": list(pick.runes)}
 
 
-@pytest.mark.parametrize("obj", [
-    None,
-    "S1,S2,S3",
-    ["S1", "S2", "S3"],
-    {},
-    {"rune": ["S1", "S2", "S3"]},
-    {"runes": ["S1", "S2", "S3"], "extra": 1},
-    {"runes": "S1S2S3"},
-    {"runes": ["S1", "S2"]},
-    {"runes": ["S1", "S2", "S3", "R1"]},
-    {"runes": ["S1", "S2", 3]},
-    {"runes": ["S1", "S2", None]},
-    {"runes": ["S1", "S2", "S4"]},
-    {"runes": ["s1", "S2", "S3"]},
-    {"shuffle": []},
-    {"shuffle": {}},
-    {"shuffle": {"2": list(DECK)}},
-    {"shuffle": {"0": "S1"}},
-    {"shuffle": {"0": ["S1", "BOGUS"]}},
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        None,
+        "S1,S2,S3",
+        ["S1", "S2", "S3"],
+        {},
+        {"rune": ["S1", "S2", "S3"]},
+        {"runes": ["S1", "S2", "S3"], "extra": 1},
+        {"runes": "S1S2S3"},
+        {"runes": ["S1", "S2"]},
+        {"runes": ["S1", "S2", "S3", "R1"]},
+        {"runes": ["S1", "S2", 3]},
+        {"runes": ["S1", "S2", None]},
+        {"runes": ["S1", "S2", "S4"]},
+        {"runes": ["s1", "S2", "S3"]},
+        {"shuffle": []},
+        {"shuffle": {}},
+        {"shuffle": {"2": list(DECK)}},
+        {"shuffle": {"0": "S1"}},
+        {"shuffle": {"0": ["S1", "BOGUS"]}},
+    ],
+)
 def test_decode_rejects_malformed_input(obj):
     with pytest.raises(BadAction):
         RULES.decode_action(obj)
@@ -495,16 +514,19 @@ def test_rune_table_matches_the_spec():
     assert all(r.copies == 1 for r in book.runes)
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda raw: raw["runes"].append(dict(raw["runes"][0])), "duplicate rune ids"),
-    (lambda raw: raw["runes"][0].pop("kind"), "kind"),
-    (lambda raw: raw["runes"][0].update(order=2), "order"),
-    (lambda raw: raw["runes"][21].update(order=4), "effect double_own_S has order 3"),
-    (lambda raw: raw["runes"][3].update(condition="moon_any"), "condition"),
-    (lambda raw: raw["runes"][0].update(colour="beige"), "colour"),
-    (lambda raw: [r.update(copies=0) for r in raw["runes"][7:]], "at least 8 cards, this one has 7"),
-    (lambda raw: raw["runes"].pop(18), "FIRE"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda raw: raw["runes"].append(dict(raw["runes"][0])), "duplicate rune ids"),
+        (lambda raw: raw["runes"][0].pop("kind"), "kind"),
+        (lambda raw: raw["runes"][0].update(order=2), "order"),
+        (lambda raw: raw["runes"][21].update(order=4), "effect double_own_S has order 3"),
+        (lambda raw: raw["runes"][3].update(condition="moon_any"), "condition"),
+        (lambda raw: raw["runes"][0].update(colour="beige"), "colour"),
+        (lambda raw: [r.update(copies=0) for r in raw["runes"][7:]], "at least 8 cards, this one has 7"),
+        (lambda raw: raw["runes"].pop(18), "FIRE"),
+    ],
+)
 def test_rune_table_validation_errors_are_clear(mutate, message):
     raw = _raw()
     mutate(raw)
@@ -524,40 +546,44 @@ def test_unreadable_rune_file(tmp_path):
 # ------------------------------------------------------------------------------------------ resolution
 # Hand-computed cases beyond the golden ones: every condition side and every modifier.
 
-@pytest.mark.parametrize("a, b, final_s, final_r, scores", [
-    # R1+8 with own Fire: 1 + 8
-    (("R1P8", "FIRE", "S1"), ("S1", "S2", "S3"), (1, 6), (9, 0), (26, 22)),
-    # R1+11 with the opponent's Fire: 1 + 11
-    (("R1P11", "S1", "S2"), ("FIRE", "S1", "R1"), (3, 1), (12, 1), (27, 14)),
-    # R1+11 with own Fire only: no bonus
-    (("R1P11", "FIRE", "S1"), ("S1", "S2", "S3"), (1, 6), (1, 0), (26, 30)),
-    # R1+5 with anyone's Fire
-    (("R1P5", "S1", "S2"), ("FIRE", "S3", "R1"), (3, 3), (6, 1), (27, 22)),
-    # R1+9: the opponent played no modifier
-    (("R1P9", "S1", "S2"), ("S1", "S2", "R1"), (3, 3), (10, 1), (27, 18)),
-    # S1+8 needs own Water, not the opponent's
-    (("S1P8", "S1", "S2"), ("WATER", "R1", "R2"), (4, 0), (0, 3), (26, 25)),
-    # S1+11 needs the opponent's Water, not own
-    (("S1P11", "WATER", "S1"), ("R1", "R2", "R3"), (2, 0), (0, 6), (21, 25)),
-    # Swap-R
-    (("R3", "SWAP_R", "S1"), ("R1", "S2", "S3"), (1, 5), (1, 3), (23, 29)),
-    # Swap-Opp alone
-    (("SWAP_OPP", "S1", "R1"), ("S3", "S2", "R1"), (1, 1), (1, 5), (21, 25)),
-    # Double R
-    (("R2", "R3", "DOUBLE_R"), ("S1", "S2", "S3"), (0, 6), (10, 0), (25, 21)),
-    # Diff-R with equal destruction: nothing
-    (("R2", "DIFF_R", "S1"), ("R2", "S2", "S3"), (1, 5), (2, 2), (24, 28)),
-    # order 3 before order 6: Double S, then the doubled S is swapped away
-    (("S3", "DOUBLE_S", "SWAP_S"), ("S1", "R1", "R2"), (1, 6), (0, 3), (23, 31)),
-    # order 4 before order 5: Diff-S gives A +4, then A swaps its own S and R
-    (("S3", "R1", "SWAP_SELF"), ("DIFF_S", "S1", "R2"), (1, 1), (7, 2), (24, 19)),
-    # R1+s with Double R: the cross term lands before the doubling
-    (("R1PS", "S3", "DOUBLE_R"), ("S1", "S2", "R1"), (3, 3), (8, 1), (27, 20)),
-    # S2+5 bonus (B has no destruction rune); A's own R2+5 bonus fails (B has construction)
-    (("S2P5", "S1", "R2P5"), ("S1", "S2", "S3"), (8, 6), (2, 0), (33, 29)),
-    # both fail: B's R2+5 is destruction, A's S1 is construction
-    (("S2P5", "S1", "R1"), ("R2P5", "S1", "S2"), (3, 3), (1, 2), (26, 27)),
-])
+
+@pytest.mark.parametrize(
+    "a, b, final_s, final_r, scores",
+    [
+        # R1+8 with own Fire: 1 + 8
+        (("R1P8", "FIRE", "S1"), ("S1", "S2", "S3"), (1, 6), (9, 0), (26, 22)),
+        # R1+11 with the opponent's Fire: 1 + 11
+        (("R1P11", "S1", "S2"), ("FIRE", "S1", "R1"), (3, 1), (12, 1), (27, 14)),
+        # R1+11 with own Fire only: no bonus
+        (("R1P11", "FIRE", "S1"), ("S1", "S2", "S3"), (1, 6), (1, 0), (26, 30)),
+        # R1+5 with anyone's Fire
+        (("R1P5", "S1", "S2"), ("FIRE", "S3", "R1"), (3, 3), (6, 1), (27, 22)),
+        # R1+9: the opponent played no modifier
+        (("R1P9", "S1", "S2"), ("S1", "S2", "R1"), (3, 3), (10, 1), (27, 18)),
+        # S1+8 needs own Water, not the opponent's
+        (("S1P8", "S1", "S2"), ("WATER", "R1", "R2"), (4, 0), (0, 3), (26, 25)),
+        # S1+11 needs the opponent's Water, not own
+        (("S1P11", "WATER", "S1"), ("R1", "R2", "R3"), (2, 0), (0, 6), (21, 25)),
+        # Swap-R
+        (("R3", "SWAP_R", "S1"), ("R1", "S2", "S3"), (1, 5), (1, 3), (23, 29)),
+        # Swap-Opp alone
+        (("SWAP_OPP", "S1", "R1"), ("S3", "S2", "R1"), (1, 1), (1, 5), (21, 25)),
+        # Double R
+        (("R2", "R3", "DOUBLE_R"), ("S1", "S2", "S3"), (0, 6), (10, 0), (25, 21)),
+        # Diff-R with equal destruction: nothing
+        (("R2", "DIFF_R", "S1"), ("R2", "S2", "S3"), (1, 5), (2, 2), (24, 28)),
+        # order 3 before order 6: Double S, then the doubled S is swapped away
+        (("S3", "DOUBLE_S", "SWAP_S"), ("S1", "R1", "R2"), (1, 6), (0, 3), (23, 31)),
+        # order 4 before order 5: Diff-S gives A +4, then A swaps its own S and R
+        (("S3", "R1", "SWAP_SELF"), ("DIFF_S", "S1", "R2"), (1, 1), (7, 2), (24, 19)),
+        # R1+s with Double R: the cross term lands before the doubling
+        (("R1PS", "S3", "DOUBLE_R"), ("S1", "S2", "R1"), (3, 3), (8, 1), (27, 20)),
+        # S2+5 bonus (B has no destruction rune); A's own R2+5 bonus fails (B has construction)
+        (("S2P5", "S1", "R2P5"), ("S1", "S2", "S3"), (8, 6), (2, 0), (33, 29)),
+        # both fail: B's R2+5 is destruction, A's S1 is construction
+        (("S2P5", "S1", "R1"), ("R2P5", "S1", "S2"), (3, 3), (1, 2), (26, 27)),
+    ],
+)
 def test_resolution_cases(a, b, final_s, final_r, scores):
     from app.games.battle_runes import resolve_turn
 
@@ -576,10 +602,14 @@ def test_zero_blocks_swap_all_option():
     assert allowed.annulled and allowed.final_S == (0, 0) and allowed.final_R == (0, 0)
     assert allowed.scores_settled == (30, 20) and allowed.scores_after == (20, 30) and allowed.swap_all_applied == 1
     # and through the engine option
-    state = RULES.position((("S3", "FIRE", "SWAP_ALL", "R1", "R2"), ("R1", "WATER", "ZERO", "S1", "S2")),
-                           scores=(30, 20), options={"zero_blocks_swap_all": False})
-    new, _ = RULES.apply(state, {0: RULES.decode_action({"runes": list(picks[0])}),
-                                 1: RULES.decode_action({"runes": list(picks[1])})})
+    state = RULES.position(
+        (("S3", "FIRE", "SWAP_ALL", "R1", "R2"), ("R1", "WATER", "ZERO", "S1", "S2")),
+        scores=(30, 20),
+        options={"zero_blocks_swap_all": False},
+    )
+    new, _ = RULES.apply(
+        state, {0: RULES.decode_action({"runes": list(picks[0])}), 1: RULES.decode_action({"runes": list(picks[1])})}
+    )
     assert new.scores == (20, 30)
 
 

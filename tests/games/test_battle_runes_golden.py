@@ -167,8 +167,10 @@ def test_case_15_s1_plus_r():
 def test_case_16_s1_plus_r_with_r1_plus_s():
     res, state = golden(("S1PR", "R1PS", "S3"), ("DOUBLE_S", "DOUBLE_R", "FIRE"), (30, 20))
     cross = [s for s in res.steps if s.rune in ("S1PR", "R1PS") and s.code == "cross"]
-    assert [dict(s.params) for s in cross] == [{"gain": 1, "what": "S", "source": "R"},  # +1 S (own R)
-                                               {"gain": 4, "what": "R", "source": "S"}]  # +4 R (own S)
+    assert [dict(s.params) for s in cross] == [
+        {"gain": 1, "what": "S", "source": "R"},  # +1 S (own R)
+        {"gain": 4, "what": "R", "source": "S"},
+    ]  # +4 R (own S)
     assert res.base_S[0] == 5 and res.base_R[0] == 5  # pre-cross S0 = 4, R0 = 1
     assert_continues(state)
 

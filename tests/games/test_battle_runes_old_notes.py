@@ -25,11 +25,27 @@ from app.settings import ROOT
 
 OLD_COMMIT = "227f582"
 CODES = {
-    "enables", "annulled", "zero_no_effect", "swap_all_annulled", "points", "cross", "doubled", "equal", "leads",
-    "swap_self", "swap_opp", "swap_s", "swap_r", "swap_all", "swap_all_no_effect",
+    "enables",
+    "annulled",
+    "zero_no_effect",
+    "swap_all_annulled",
+    "points",
+    "cross",
+    "doubled",
+    "equal",
+    "leads",
+    "swap_self",
+    "swap_opp",
+    "swap_s",
+    "swap_r",
+    "swap_all",
+    "swap_all_no_effect",
 }
-OPTIONS = [{"r2p5_bonus_kind": kind, "zero_blocks_swap_all": blocks}
-           for kind in ("destruction", "construction") for blocks in (True, False)]
+OPTIONS = [
+    {"r2p5_bonus_kind": kind, "zero_blocks_swap_all": blocks}
+    for kind in ("destruction", "construction")
+    for blocks in (True, False)
+]
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +53,11 @@ def old_resolve() -> ModuleType:
     """``app/games/battle_runes/resolve.py`` as it was at commit 227f582, imported beside today's."""
     try:
         source = subprocess.run(
-            ["git", "show", f"{OLD_COMMIT}:app/games/battle_runes/resolve.py"], cwd=ROOT, capture_output=True,
-            text=True, check=True,
+            ["git", "show", f"{OLD_COMMIT}:app/games/battle_runes/resolve.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError) as exc:  # no git, or a shallow clone without that commit
         pytest.skip(f"the resolver of commit {OLD_COMMIT} is not readable from git: {exc}")
@@ -98,32 +117,44 @@ def test_an_old_stored_state_decodes_to_the_state_replaying_gives_today(old_reso
         assert RULES.decode_state(stored) == state
 
 
-@pytest.mark.parametrize(("note", "code", "params"), [
-    ("enables bonuses", "enables", {}),
-    ("turn annulled: Fire or Water was played", "annulled", {}),
-    ("no effect: no Fire or Water played", "zero_no_effect", {}),
-    ("no effect: the turn is annulled", "swap_all_annulled", {}),
-    ("+2 construction", "points", {"base": 2, "what": "S"}),
-    ("+1 construction, +5 construction (Water was played)", "points",
-     {"base": 1, "what": "S", "bonus": 5, "bonus_what": "S", "condition": "water_any"}),
-    ("+2 destruction, +5 construction (opponent played no construction)", "points",
-     {"base": 2, "what": "R", "bonus": 5, "bonus_what": "S", "condition": "opp_base_construction_zero"}),
-    ("+1 destruction, +11 destruction (opponent's Fire)", "points",
-     {"base": 1, "what": "R", "bonus": 11, "bonus_what": "R", "condition": "fire_opp"}),
-    ("+0 construction (own destruction)", "cross", {"gain": 0, "what": "S", "source": "R"}),
-    ("+14 destruction (own construction)", "cross", {"gain": 14, "what": "R", "source": "S"}),
-    ("own construction doubled to 12", "doubled", {"what": "S", "value": 12}),
-    ("own destruction doubled to 0", "doubled", {"what": "R", "value": 0}),
-    ("equal destruction: no effect", "equal", {"what": "R"}),
-    ("seat 1 leads in destruction: +3", "leads", {"seat": 1, "what": "R", "gain": 3}),
-    ("seat 0 leads in construction: +36", "leads", {"seat": 0, "what": "S", "gain": 36}),
-    ("own construction and destruction swapped", "swap_self", {}),
-    ("opponent's construction and destruction swapped", "swap_opp", {}),
-    ("construction swapped between the seats", "swap_s", {}),
-    ("destruction swapped between the seats", "swap_r", {}),
-    ("whole scores swapped: now -4 / 61", "swap_all", {"a": -4, "b": 61}),
-    ("no effect: Fire and Water were not both played", "swap_all_no_effect", {}),
-])
+@pytest.mark.parametrize(
+    ("note", "code", "params"),
+    [
+        ("enables bonuses", "enables", {}),
+        ("turn annulled: Fire or Water was played", "annulled", {}),
+        ("no effect: no Fire or Water played", "zero_no_effect", {}),
+        ("no effect: the turn is annulled", "swap_all_annulled", {}),
+        ("+2 construction", "points", {"base": 2, "what": "S"}),
+        (
+            "+1 construction, +5 construction (Water was played)",
+            "points",
+            {"base": 1, "what": "S", "bonus": 5, "bonus_what": "S", "condition": "water_any"},
+        ),
+        (
+            "+2 destruction, +5 construction (opponent played no construction)",
+            "points",
+            {"base": 2, "what": "R", "bonus": 5, "bonus_what": "S", "condition": "opp_base_construction_zero"},
+        ),
+        (
+            "+1 destruction, +11 destruction (opponent's Fire)",
+            "points",
+            {"base": 1, "what": "R", "bonus": 11, "bonus_what": "R", "condition": "fire_opp"},
+        ),
+        ("+0 construction (own destruction)", "cross", {"gain": 0, "what": "S", "source": "R"}),
+        ("+14 destruction (own construction)", "cross", {"gain": 14, "what": "R", "source": "S"}),
+        ("own construction doubled to 12", "doubled", {"what": "S", "value": 12}),
+        ("own destruction doubled to 0", "doubled", {"what": "R", "value": 0}),
+        ("equal destruction: no effect", "equal", {"what": "R"}),
+        ("seat 1 leads in destruction: +3", "leads", {"seat": 1, "what": "R", "gain": 3}),
+        ("seat 0 leads in construction: +36", "leads", {"seat": 0, "what": "S", "gain": 36}),
+        ("own construction and destruction swapped", "swap_self", {}),
+        ("opponent's construction and destruction swapped", "swap_opp", {}),
+        ("construction swapped between the seats", "swap_s", {}),
+        ("destruction swapped between the seats", "swap_r", {}),
+        ("whole scores swapped: now -4 / 61", "swap_all", {"a": -4, "b": 61}),
+        ("no effect: Fire and Water were not both played", "swap_all_no_effect", {}),
+    ],
+)
 def test_each_old_note_form(note, code, params):
     assert parse_old_note(note) == (code, tuple(sorted(params.items())))
     old = {"rune": "S1", "seat": 0, "order": 1, "S": [1, 0], "R": [0, 0], "note": note}
@@ -134,10 +165,17 @@ def test_each_old_note_form(note, code, params):
     assert Step.from_json(again) == step
 
 
-@pytest.mark.parametrize("note", [
-    "", "+1 construction (Water was played)", "+1 construction, +5 construction (it rained)",
-    "seat 2 leads in construction: +3", "own score doubled to 4", "Turn annulled: Fire or Water was played",
-])
+@pytest.mark.parametrize(
+    "note",
+    [
+        "",
+        "+1 construction (Water was played)",
+        "+1 construction, +5 construction (it rained)",
+        "seat 2 leads in construction: +3",
+        "own score doubled to 4",
+        "Turn annulled: Fire or Water was played",
+    ],
+)
 def test_a_sentence_the_old_resolver_never_wrote_is_refused(note):
     with pytest.raises(ValueError):
         parse_old_note(note)

@@ -26,7 +26,9 @@ def without_step_words(encoded: dict) -> dict:
     """An encoded state without the words of its last turn's steps (``note``, or ``code`` and ``params``)."""
     if encoded["last"] is None:
         return encoded
-    steps = [{k: v for k, v in step.items() if k not in ("note", "code", "params")} for step in encoded["last"]["steps"]]
+    steps = [
+        {k: v for k, v in step.items() if k not in ("note", "code", "params")} for step in encoded["last"]["steps"]
+    ]
     return {**encoded, "last": {**encoded["last"], "steps": steps}}
 
 

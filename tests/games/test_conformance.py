@@ -119,8 +119,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         for n in counts:
             for seed in case.seeds(n) if "seed" in names else [None]:
                 row = {"case": case, "num_players": n, "seed": seed}
-                rows.append(pytest.param(*(row[k] for k in names), id="-".join(
-                    [case.id, *([f"{n}p"] if n is not None else []), *([f"s{seed}"] if seed is not None else [])])))
+                rows.append(
+                    pytest.param(
+                        *(row[k] for k in names),
+                        id="-".join(
+                            [
+                                case.id,
+                                *([f"{n}p"] if n is not None else []),
+                                *([f"s{seed}"] if seed is not None else []),
+                            ]
+                        ),
+                    )
+                )
     metafunc.parametrize(names, rows)
 
 
@@ -176,8 +186,10 @@ def check_same_observations(observations: Mapping[int | None, Any]) -> None:
     objects = [o for o in observations.values() if isinstance(o, dict)]
     keys = set().union(*objects) if len(objects) == len(observations) else set()
     own = {k for k in keys if all(o.get(k, ...) == v for v, o in observations.items())}
-    shown = {v: json.dumps({k: x for k, x in o.items() if k not in own} if isinstance(o, dict) else o, sort_keys=True)
-             for v, o in observations.items()}
+    shown = {
+        v: json.dumps({k: x for k, x in o.items() if k not in own} if isinstance(o, dict) else o, sort_keys=True)
+        for v, o in observations.items()
+    }
     differing = [v for v in shown if shown[v] != shown[None]]
     assert not differing, f"a perfect-information game shows viewers {differing} other content than the spectator"
 
@@ -185,14 +197,16 @@ def check_same_observations(observations: Mapping[int | None, Any]) -> None:
 def check_outcome(outcome: Outcome, num_players: int) -> None:
     """One entry per seat in results, ranks and teams; a team shares one result and one rank."""
     assert len(outcome.results) == len(outcome.ranks) == len(outcome.teams) == num_players, (
-        f"not one entry per seat of {num_players}: {outcome}")
+        f"not one entry per seat of {num_players}: {outcome}"
+    )
     assert _json(outcome.to_json()) == outcome.to_json()
     assert Outcome.from_json(_json(outcome.to_json())) == outcome
     for s in range(num_players):
         for t in range(num_players):
             if outcome.teams[s] == outcome.teams[t]:
                 assert (outcome.results[s], outcome.ranks[s]) == (outcome.results[t], outcome.ranks[t]), (
-                    f"seats {s} and {t} of one team differ: {outcome}")
+                    f"seats {s} and {t} of one team differ: {outcome}"
+                )
 
 
 def check_resign(rules: Any, state: Any, num_players: int) -> None:
@@ -259,7 +273,8 @@ def rules_fingerprint(rules: Any) -> tuple[Any, ...]:
     own = {n: getattr(rules, n) for n in _attribute_names(rules) if hasattr(rules, n)}
     shared = {
         f"{cls.__name__}.{n}": v
-        for cls in type(rules).__mro__ if cls.__module__ not in ("builtins", "typing")
+        for cls in type(rules).__mro__
+        if cls.__module__ not in ("builtins", "typing")
         for n, v in vars(cls).items()
         if not n.startswith("__") and not callable(v) and not isinstance(v, property | classmethod | staticmethod)
     }
@@ -376,15 +391,18 @@ def test_hidden_information_is_declared(case, num_players):
     walks = [walk(case, num_players, seed) for seed in case.seeds(num_players)]
     declared = any(w.secrets_seen for w in walks)
     if rules.information == "imperfect":
-        assert declared, (f"{case.id}: an imperfect-information game that declares no hidden-information fragments "
-                          f"(secrets) in {len(walks)} playouts of {num_players} players")
+        assert declared, (
+            f"{case.id}: an imperfect-information game that declares no hidden-information fragments "
+            f"(secrets) in {len(walks)} playouts of {num_players} players"
+        )
     else:
         assert not declared, f"{case.id}: a perfect-information game declares secrets"
 
 
 def test_play_out_through_the_driver(case, num_players):
-    state, log = play_out(case.rules, num_players, case.options, rng=random.Random(1000 + num_players),
-                          max_steps=MAX_STEPS)
+    state, log = play_out(
+        case.rules, num_players, case.options, rng=random.Random(1000 + num_players), max_steps=MAX_STEPS
+    )
     assert case.rules.to_act(state) == frozenset() and log
     check_outcome(case.rules.outcome(state), num_players)
 
@@ -442,4 +460,3 @@ def test_registry_cases_cover_every_game_and_variant():
         for value, rules in game_variants(name).items():
             assert any(case.rules is rules for case in cases), f"{name}: variant {value!r} is not run"
     assert len({case.id for case in cases}) == len(cases)
-

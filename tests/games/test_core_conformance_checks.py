@@ -100,7 +100,7 @@ class Toy(BaseRules[Any, Any]):
     def sample_chance(self, state: Any, rng: random.Random) -> Deal:
         cards = list(CARDS)
         rng.shuffle(cards)
-        return Deal(tuple(tuple(sorted(cards[2 * s: 2 * s + 2])) for s in range(state.num_players)))
+        return Deal(tuple(tuple(sorted(cards[2 * s : 2 * s + 2])) for s in range(state.num_players)))
 
     def apply(self, state: Any, actions: Mapping[int, Any]) -> tuple[Any, list[Event]]:
         if state.turn < 0:
@@ -121,19 +121,34 @@ class Toy(BaseRules[Any, Any]):
         return state.outcome
 
     def observe(self, state: Any, viewer: int | None) -> dict[str, Any]:
-        return {"seat": viewer, "hand": None if viewer is None or not state.hands else list(state.hands[viewer]),
-                "hand_sizes": [len(h) for h in state.hands], "pile": list(state.pile), "turn": state.turn}
+        return {
+            "seat": viewer,
+            "hand": None if viewer is None or not state.hands else list(state.hands[viewer]),
+            "hand_sizes": [len(h) for h in state.hands],
+            "pile": list(state.pile),
+            "turn": state.turn,
+        }
 
     def secrets(self, state: Any, viewer: int | None) -> list[str]:
         return [json.dumps(list(h)) for s, h in enumerate(state.hands) if s != viewer and h]
 
     def encode_state(self, state: Any) -> Any:
-        return {"n": state.num_players, "hands": [list(h) for h in state.hands], "pile": list(state.pile),
-                "turn": state.turn, "outcome": None if state.outcome is None else state.outcome.to_json()}
+        return {
+            "n": state.num_players,
+            "hands": [list(h) for h in state.hands],
+            "pile": list(state.pile),
+            "turn": state.turn,
+            "outcome": None if state.outcome is None else state.outcome.to_json(),
+        }
 
     def decode_state(self, obj: Any) -> Any:
-        return Table(obj["n"], tuple(tuple(h) for h in obj["hands"]), tuple(obj["pile"]), obj["turn"],
-                     None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]))
+        return Table(
+            obj["n"],
+            tuple(tuple(h) for h in obj["hands"]),
+            tuple(obj["pile"]),
+            obj["turn"],
+            None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),
+        )
 
 
 def run_all_checks(rules: Any) -> None:
@@ -202,14 +217,17 @@ class SecretivePerfect(Toy):
         return {"seat": viewer, "pile": list(state.pile)}
 
 
-@pytest.mark.parametrize("rules, message", [
-    (LeakyObservation(), "viewer .* sees a secret"),
-    (LeakyBotObservation(), "bot sees a secret"),
-    (LeakyEvent(), "event 'spy' shows viewer"),
-    (UndeclaredSecrets(), "declares no hidden-information fragments"),
-    (NotReallyPerfect(), "perfect-information game shows viewers"),
-    (SecretivePerfect(), "perfect-information game declares secrets"),
-])
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        (LeakyObservation(), "viewer .* sees a secret"),
+        (LeakyBotObservation(), "bot sees a secret"),
+        (LeakyEvent(), "event 'spy' shows viewer"),
+        (UndeclaredSecrets(), "declares no hidden-information fragments"),
+        (NotReallyPerfect(), "perfect-information game shows viewers"),
+        (SecretivePerfect(), "perfect-information game declares secrets"),
+    ],
+)
 def test_hidden_information_checks_fail_broken_toys(rules, message):
     with pytest.raises(AssertionError, match=message):
         run_all_checks(rules)
@@ -231,11 +249,14 @@ class SplitTeam(Toy):
         return Outcome(tuple("loss" if s == seat else "win" for s in range(n)), teams=(0,) * n)
 
 
-@pytest.mark.parametrize("rules, message", [
-    (WinningResignation(), "resigned and got 'win'"),
-    (ShortResignation(), "not one entry per seat of 3"),
-    (SplitTeam(), "of one team differ"),
-])
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        (WinningResignation(), "resigned and got 'win'"),
+        (ShortResignation(), "not one entry per seat of 3"),
+        (SplitTeam(), "of one team differ"),
+    ],
+)
 def test_resign_check_fails_broken_toys(rules, message):
     with pytest.raises(AssertionError, match=message):
         for n in (2, 3):
@@ -281,8 +302,7 @@ class MemoisedMethod(Toy):
         return super().legal_actions(state, seat)
 
 
-@pytest.mark.parametrize("rules", [CachingRules(), LazyAttribute(), SharedClassCache()],
-                         ids=lambda r: type(r).__name__)
+@pytest.mark.parametrize("rules", [CachingRules(), LazyAttribute(), SharedClassCache()], ids=lambda r: type(r).__name__)
 def test_no_cache_check_fails_rules_that_remember(rules):
     with pytest.raises(AssertionError, match="the rules object changed"):
         no_cache_check(Case("toy", rules))
@@ -314,13 +334,16 @@ class Inner:
     cache: dict[str, int]
 
 
-@pytest.mark.parametrize("state, message", [
-    (CachedTable(2), "compare=False"),
-    (ListTable(["c1"]), "mutable list"),
-    (LooseTable(0), "not frozen"),
-    (Table(2, pile=(Inner({}),)), r"pile\[0\].cache is a mutable dict"),  # type: ignore[arg-type]
-    ({"turn": 0}, "not a dataclass"),
-])
+@pytest.mark.parametrize(
+    "state, message",
+    [
+        (CachedTable(2), "compare=False"),
+        (ListTable(["c1"]), "mutable list"),
+        (LooseTable(0), "not frozen"),
+        (Table(2, pile=(Inner({}),)), r"pile\[0\].cache is a mutable dict"),  # type: ignore[arg-type]
+        ({"turn": 0}, "not a dataclass"),
+    ],
+)
 def test_state_value_check_fails_states_that_hide_caches(state, message):
     with pytest.raises(AssertionError, match=message):
         check_state_values(state)

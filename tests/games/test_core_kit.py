@@ -99,15 +99,18 @@ def test_codec_refuses_anything_but_one_key(obj):
         CODEC.decode(obj)
 
 
-@pytest.mark.parametrize("obj", [
-    {"roll": False},  # a field-less action takes true
-    {"roll": {}},
-    {"move": {"frm": 1}},  # a field missing
-    {"move": {"frm": 1, "to": 2, "via": 3}},  # an extra field
-    {"move": [1, 2]},
-    {"say": 5},  # the class's own check (BadAction)
-    {"say": "toolong"},  # the class raised ValueError
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"roll": False},  # a field-less action takes true
+        {"roll": {}},
+        {"move": {"frm": 1}},  # a field missing
+        {"move": {"frm": 1, "to": 2, "via": 3}},  # an extra field
+        {"move": [1, 2]},
+        {"say": 5},  # the class's own check (BadAction)
+        {"say": "toolong"},  # the class raised ValueError
+    ],
+)
 def test_codec_refuses_a_bad_value(obj):
     with pytest.raises(BadAction, match=r"^toy: "):
         CODEC.decode(obj)
@@ -234,11 +237,18 @@ def test_outcome_defaults_and_checks():
 
 
 def test_outcome_json_round_trip():
-    outcome = Outcome(("loss", "win", "loss", "win"), (3, 9, 1, 9), "treasure", teams=(0, 1, 0, 1),
-                      resigned=frozenset({2}))
+    outcome = Outcome(
+        ("loss", "win", "loss", "win"), (3, 9, 1, 9), "treasure", teams=(0, 1, 0, 1), resigned=frozenset({2})
+    )
     data = outcome.to_json()
-    assert data == {"results": ["loss", "win", "loss", "win"], "scores": [3, 9, 1, 9], "reason": "treasure",
-                    "ranks": [2, 1, 2, 1], "teams": [0, 1, 0, 1], "resigned": [2]}
+    assert data == {
+        "results": ["loss", "win", "loss", "win"],
+        "scores": [3, 9, 1, 9],
+        "reason": "treasure",
+        "ranks": [2, 1, 2, 1],
+        "teams": [0, 1, 0, 1],
+        "resigned": [2],
+    }
     assert Outcome.from_json(data) == outcome
 
 

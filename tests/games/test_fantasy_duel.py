@@ -79,18 +79,41 @@ def test_bad_unit_table_names_every_problem():
 # ---------------------------------------------------------------------------------------- codec
 
 
-@pytest.mark.parametrize("action", [
-    Shuffle((3, 1, 2)), Dice((1, 6)), Attacker(5), Target(40), Back(), Imprison(), Recruit(7), Draw(), Defer(),
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        Shuffle((3, 1, 2)),
+        Dice((1, 6)),
+        Attacker(5),
+        Target(40),
+        Back(),
+        Imprison(),
+        Recruit(7),
+        Draw(),
+        Defer(),
+    ],
+)
 def test_actions_round_trip(action):
     wire = json.loads(json.dumps(RULES.encode_action(action)))
     assert len(wire) == 1 and RULES.decode_action(wire) == action
 
 
-@pytest.mark.parametrize("wire", [
-    {"dice": [0]}, {"dice": [7]}, {"dice": []}, {"dice": 3}, {"attacker": "x"}, {"attacker": True},
-    {"target": -1}, {"back": 1}, {"fly": True}, {"draw": True, "defer": True}, [],
-])
+@pytest.mark.parametrize(
+    "wire",
+    [
+        {"dice": [0]},
+        {"dice": [7]},
+        {"dice": []},
+        {"dice": 3},
+        {"attacker": "x"},
+        {"attacker": True},
+        {"target": -1},
+        {"back": 1},
+        {"fly": True},
+        {"draw": True, "defer": True},
+        [],
+    ],
+)
 def test_bad_wire_actions(wire):
     with pytest.raises(BadAction):
         RULES.decode_action(wire)
@@ -188,13 +211,20 @@ def _brute(m):
     for roll in itertools.product(range(1, 7), repeat=m.dice):
         result = resolve(m, sum(roll), min(roll)).result
         counts[result] = counts.get(result, 0) + 1
-    return {k: v / 6 ** m.dice for k, v in counts.items()}
+    return {k: v / 6**m.dice for k, v in counts.items()}
 
 
-@pytest.mark.parametrize("attacker,target,poisoned", [
-    ("rytier", "lukostrelec", False), ("rytier", "lukostrelec", True), ("prekliaty_luk", "zlodejka", False),
-    ("kostej", "zalesak", False), ("vrahyna", "rytier", False), ("duch", "obrnenec", False),
-])
+@pytest.mark.parametrize(
+    "attacker,target,poisoned",
+    [
+        ("rytier", "lukostrelec", False),
+        ("rytier", "lukostrelec", True),
+        ("prekliaty_luk", "zlodejka", False),
+        ("kostej", "zalesak", False),
+        ("vrahyna", "rytier", False),
+        ("duch", "obrnenec", False),
+    ],
+)
 def test_odds_are_exact(attacker, target, poisoned):
     a, t = UNIT_BY_ID[attacker], UNIT_BY_ID[target]
     m = matchup(a, [a], t, [t], poisoned)
@@ -220,12 +250,20 @@ def test_odds_agree_with_resolve_for_every_pair_of_units():
                     counts[verdict.result] += ways
                     if verdict.choice:
                         big[verdict.result] += ways
-                whole = 6 ** m.dice
+                whole = 6**m.dice
                 o = odds(m)
-                assert (o.win, o.lose, o.hide, o.tie, o.poison, o.big_win, o.big_loss) == pytest.approx((
-                    counts["defeated"] / whole, counts["repelled"] / whole, counts["hidden"] / whole,
-                    counts["tie"] / whole, counts["poisoned"] / whole, big["defeated"] / whole,
-                    big["repelled"] / whole), abs=1e-12), (a.id, t.id, poisoned)
+                assert (o.win, o.lose, o.hide, o.tie, o.poison, o.big_win, o.big_loss) == pytest.approx(
+                    (
+                        counts["defeated"] / whole,
+                        counts["repelled"] / whole,
+                        counts["hidden"] / whole,
+                        counts["tie"] / whole,
+                        counts["poisoned"] / whole,
+                        big["defeated"] / whole,
+                        big["repelled"] / whole,
+                    ),
+                    abs=1e-12,
+                ), (a.id, t.id, poisoned)
 
 
 def test_target_phase_view_shows_odds_of_every_target():
@@ -245,8 +283,11 @@ def test_target_phase_view_shows_odds_of_every_target():
 
 
 def test_recruit_swap_to_losers_prison_option():
-    state = position([["duch", "zombie", "kostlivec"], ["rytier", "sedliak", "sermiar"]], deck=DECK,
-                     options={"recruit_swap_prison": "loser"})
+    state = position(
+        [["duch", "zombie", "kostlivec"], ["rytier", "sedliak", "sermiar"]],
+        deck=DECK,
+        options={"recruit_swap_prison": "loser"},
+    )
     state, _ = attack(state, "duch", "rytier", (5, 5))
     assert state.phase == SPOILS
     zombie = card_of(state, 0, "zombie")
@@ -255,8 +296,9 @@ def test_recruit_swap_to_losers_prison_option():
 
 
 def test_recruited_unit_loses_poison_and_a_recruited_healer_cures():
-    state = position([["duch", "zombie", "kostlivec"], ["bylinkar", "sedliak", "sermiar"]], deck=DECK,
-                     poisoned=[(0, "zombie")])
+    state = position(
+        [["duch", "zombie", "kostlivec"], ["bylinkar", "sedliak", "sermiar"]], deck=DECK, poisoned=[(0, "zombie")]
+    )
     state, _ = attack(state, "duch", "bylinkar", (6, 6))  # 9 + 12 + 2 = 23 vs 7: margin 16
     assert state.phase == SPOILS
     state, events = play(state, (0, Recruit(card_of(state, 0, "kostlivec"))))
@@ -264,8 +306,11 @@ def test_recruited_unit_loses_poison_and_a_recruited_healer_cures():
 
 
 def test_drawn_healer_cures_poisoned_units():
-    state = position([["rytier", "sedliak", "sermiar"], ["zombie", "kostlivec", "duch"]], deck=["druidka", *DECK],
-                     poisoned=[(1, "duch")])
+    state = position(
+        [["rytier", "sedliak", "sermiar"], ["zombie", "kostlivec", "duch"]],
+        deck=["druidka", *DECK],
+        poisoned=[(1, "duch")],
+    )
     state, events = attack(state, "rytier", "zombie", (1, 1, 1))
     assert [e.data["unit"] for e in events if e.kind == "drew"] == ["druidka"]
     assert "cured" in [e.kind for e in events] and not state.poisoned
@@ -304,15 +349,25 @@ def test_players_without_units_are_skipped_once_the_deck_is_empty():
 
 
 def test_teammates_are_not_targets_and_their_taunt_does_not_bind():
-    state = position([["rytier", "sedliak", "sermiar"], ["zombie", "kostlivec", "duch"],
-                      ["bandita", "jazdec", "hrdlorez"], ["vila", "gul", "lovec"]], options={"teams": [0, 1, 0, 1]})
+    state = position(
+        [
+            ["rytier", "sedliak", "sermiar"],
+            ["zombie", "kostlivec", "duch"],
+            ["bandita", "jazdec", "hrdlorez"],
+            ["vila", "gul", "lovec"],
+        ],
+        options={"teams": [0, 1, 0, 1]},
+    )
     allowed = set(targets(state, 0, card_of(state, 0, "rytier")))
     assert allowed == set(state.armies[1]) | set(state.armies[3])
 
 
 def test_team_scoring_shares_results():
-    state = position([["rytier"], ["sedliak"], [], []], options={"teams": [0, 1, 0, 1]},
-                     prisons=[["zombie", "duch"], ["vila"], ["gul"], ["lovec", "pytliak"]])
+    state = position(
+        [["rytier"], ["sedliak"], [], []],
+        options={"teams": [0, 1, 0, 1]},
+        prisons=[["zombie", "duch"], ["vila"], ["gul"], ["lovec", "pytliak"]],
+    )
     state, _ = attack(state, "rytier", "sedliak", (1, 1, 1))  # 9 vs 5: the last enemy unit falls
     outcome = RULES.outcome(state)
     assert outcome is not None and state.phase == OVER
@@ -363,8 +418,15 @@ def test_random_games_keep_the_invariants(num_players):
     assert replayed == state
 
 
-@pytest.mark.parametrize("options", [{"teams": [0, 1, 0, 1]}, {"teams": [0, 0, 0, 1, 1, 1]},
-                                     {"teams": [0, 1, 2, 0, 1, 2]}, {"teams": [0, 1] * 4, "packs": 2}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"teams": [0, 1, 0, 1]},
+        {"teams": [0, 0, 0, 1, 1, 1]},
+        {"teams": [0, 1, 2, 0, 1, 2]},
+        {"teams": [0, 1] * 4, "packs": 2},
+    ],
+)
 def test_team_games_end_with_shared_results(options):
     n = len(options["teams"])
     for seed in range(3):

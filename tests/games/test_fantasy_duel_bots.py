@@ -14,6 +14,7 @@ from app.games.fantasy_duel.state import SPOILS
 def _policy(bot):
     def policy(state, seat, rng):
         return bot.choose(RULES.bot_observation(state, seat), RULES.legal_actions(state, seat), rng)
+
     return policy
 
 

@@ -184,8 +184,10 @@ def test_case_10_healer_blocks_poison():
 
 
 def _target_units(state, seat=0):
-    return sorted(RULES.observe(state, None)["armies"][1][state.armies[1].index(c)]["unit"]
-                  for c in targets(state, seat, state.armies[seat][0]))
+    return sorted(
+        RULES.observe(state, None)["armies"][1][state.armies[1].index(c)]["unit"]
+        for c in targets(state, seat, state.armies[seat][0])
+    )
 
 
 def test_case_11_taunt_and_tactics():
@@ -204,8 +206,9 @@ def test_case_11_taunt_in_legal_actions():
 
 
 def test_case_12_taunt_is_global_with_three_players():
-    state = position([["kostlivec", "zombie", "duch"], ["rytier_smrti", "rytier", "sedliak"],
-                      ["sermiar", "jazdec", "hrdlorez"]])
+    state = position(
+        [["kostlivec", "zombie", "duch"], ["rytier_smrti", "rytier", "sedliak"], ["sermiar", "jazdec", "hrdlorez"]]
+    )
     assert targets(state, 0, card_of(state, 0, "kostlivec")) == [card_of(state, 1, "rytier_smrti")]
 
 
@@ -329,8 +332,15 @@ def test_case_18_losing_tactics_draws_every_owed_card():
 
 
 def test_case_19_end_scoring_draw():
-    state = position([["rytier", "sermiar"], ["sedliak"]], deck=[], active=1,
-                     prisons=[["zombie", "duch", "vila", "gul"], ["kostej", "lovec", "pytliak", "vila", "gul", "bandita", "hrdlorez"]])
+    state = position(
+        [["rytier", "sermiar"], ["sedliak"]],
+        deck=[],
+        active=1,
+        prisons=[
+            ["zombie", "duch", "vila", "gul"],
+            ["kostej", "lovec", "pytliak", "vila", "gul", "bandita", "hrdlorez"],
+        ],
+    )
     after, events = attack(state, "sedliak", "sermiar", (1, 1), seat=1, target_seat=0)
     assert resolved(events)["result"] == "repelled"
     assert after.phase == OVER and RULES.to_act(after) == frozenset()
@@ -341,8 +351,11 @@ def test_case_19_end_scoring_draw():
 
 
 def test_case_20_no_legal_attack_passes_and_recovers():
-    state = position([["rytier", "sedliak", "sermiar"], ["zombie", "kostlivec", "duch"]], deck=DECK,
-                     poisoned=[(0, "rytier"), (0, "sedliak"), (0, "sermiar")])
+    state = position(
+        [["rytier", "sedliak", "sermiar"], ["zombie", "kostlivec", "duch"]],
+        deck=DECK,
+        poisoned=[(0, "rytier"), (0, "sedliak"), (0, "sermiar")],
+    )
     after, events = begin_turn(state, 0)
     assert {"seat": 0, "reason": "no_attack"} in [e.data for e in events if e.kind == "turn_skipped"]
     assert not after.poisoned

@@ -116,8 +116,10 @@ def test_default_options():
     assert SHIPPED.normalize_options({}) == {"level": 3, "effects": "distinguished", "random_loadouts": False}
 
 
-@pytest.mark.parametrize("options", [{"level": 4}, {"level": 0}, {"effects": "attacks"}, {"colour": "red"},
-                                     {"random_loadouts": "yes"}, {"level": "3"}])
+@pytest.mark.parametrize(
+    "options",
+    [{"level": 4}, {"level": 0}, {"effects": "attacks"}, {"colour": "red"}, {"random_loadouts": "yes"}, {"level": "3"}],
+)
 def test_bad_options(options):
     with pytest.raises(BadOptions):
         SHIPPED.normalize_options(options)
@@ -149,7 +151,9 @@ def test_loadout_phase_is_simultaneous_with_representative_choices():
     assert state.phase == LOADOUT and SHIPPED.to_act(state) == {0, 1}
     legal = SHIPPED.legal_actions(state, 0)
     assert legal[0] == RandomLoadout()
-    assert {a.hero for a in legal[1:] if isinstance(a, Loadout)} == set(BOOK.hero_codes)  # every hero with its suggested weapons
+    assert {a.hero for a in legal[1:] if isinstance(a, Loadout)} == set(
+        BOOK.hero_codes
+    )  # every hero with its suggested weapons
     for action in legal:
         assert SHIPPED.decode_action(json.loads(json.dumps(SHIPPED.encode_action(action)))) == action
 
@@ -161,8 +165,14 @@ def test_any_valid_loadout_is_legal_not_only_the_listed_ones():
     for weapons in [(w[0],), (w[3], w[9], w[27]), tuple(w[10:15])]:
         assert Loadout(hero, weapons) not in SHIPPED.legal_actions(state, 0)
         assert SHIPPED.is_legal(state, 0, Loadout(hero, weapons))
-    for bad in [Loadout(hero, ()), Loadout(hero, tuple(w[:6])), Loadout("NOPE", (w[0],)),
-                Loadout(hero, ("NOPE",)), Loadout(hero, (w[0], w[0])), SpinWeapon(0)]:
+    for bad in [
+        Loadout(hero, ()),
+        Loadout(hero, tuple(w[:6])),
+        Loadout("NOPE", (w[0],)),
+        Loadout(hero, ("NOPE",)),
+        Loadout(hero, (w[0], w[0])),
+        SpinWeapon(0),
+    ]:
         assert not SHIPPED.is_legal(state, 0, bad)
 
 
@@ -174,26 +184,33 @@ def test_level_1_allows_the_same_weapon_twice():
     assert [s.weapon for s in state.seats[0].slots] == [w, w]
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"hero": "NOPE", "weapons": ["IRON"]}, "unknown hero"),
-    ({"hero": "BRAM", "weapons": []}, "1 to 5 weapons"),
-    ({"hero": "BRAM", "weapons": ["IRON", "SALT", "MRSH", "TINS", "KIND", "QRRY"]}, "1 to 5 weapons"),
-    ({"hero": "BRAM", "weapons": ["IRON", "XXXX"]}, "unknown weapon"),
-    ({"hero": "BRAM", "weapons": ["IRON", "IRON"]}, "only once"),
-    ({"hero": "BRAM", "weapons": "IRON"}, "list of weapon codes"),
-    ({"hero": "BRAM"}, "a loadout is"),
-    (["BRAM", "IRON"], "a loadout is"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"hero": "NOPE", "weapons": ["IRON"]}, "unknown hero"),
+        ({"hero": "BRAM", "weapons": []}, "1 to 5 weapons"),
+        ({"hero": "BRAM", "weapons": ["IRON", "SALT", "MRSH", "TINS", "KIND", "QRRY"]}, "1 to 5 weapons"),
+        ({"hero": "BRAM", "weapons": ["IRON", "XXXX"]}, "unknown weapon"),
+        ({"hero": "BRAM", "weapons": ["IRON", "IRON"]}, "only once"),
+        ({"hero": "BRAM", "weapons": "IRON"}, "list of weapon codes"),
+        ({"hero": "BRAM"}, "a loadout is"),
+        (["BRAM", "IRON"], "a loadout is"),
+    ],
+)
 def test_validate_deck_refuses_with_a_clear_message(data, message):
     with pytest.raises(BadAction, match=message):
         SHIPPED.validate_deck(data)
 
 
 def test_validate_deck_normal_form():
-    assert SHIPPED.validate_deck({"hero": "BRAM", "weapons": ["IRON", "SALT"]}) == {"hero": "BRAM",
-                                                                                   "weapons": ["IRON", "SALT"]}
-    assert SHIPPED.validate_deck({"loadout": {"hero": "BRAM", "weapons": ("IRON",)}}) == {"hero": "BRAM",
-                                                                                        "weapons": ["IRON"]}
+    assert SHIPPED.validate_deck({"hero": "BRAM", "weapons": ["IRON", "SALT"]}) == {
+        "hero": "BRAM",
+        "weapons": ["IRON", "SALT"],
+    }
+    assert SHIPPED.validate_deck({"loadout": {"hero": "BRAM", "weapons": ("IRON",)}}) == {
+        "hero": "BRAM",
+        "weapons": ["IRON"],
+    }
 
 
 def test_illegal_loadout_is_refused_by_apply():
@@ -233,7 +250,7 @@ def test_quick_random_loadout_is_drawn_by_public_chance():
     assert SHIPPED.validate_deck({"hero": hero, "weapons": list(weapons)})
     assert len(weapons) == 5
     own = [w for w in weapons if BOOK.weapons[w].type in BOOK.heroes[hero].weapon_types]
-    assert weapons[:len(own)] == tuple(own)  # the hero's own types first
+    assert weapons[: len(own)] == tuple(own)  # the hero's own types first
     assert state.seats[1].hero == "GORM"
     assert [e.data["random"] for e in events if e.kind == "loadouts_revealed"] == [[0]]
 
@@ -248,7 +265,9 @@ def test_random_loadouts_option_skips_the_loadout_phase():
 def test_chance_outcome_must_fit():
     state = SHIPPED.initial_state(2, {"random_loadouts": True})
     with pytest.raises(IllegalAction):
-        SHIPPED.apply(state, {CHANCE: DrawnLoadouts(((0, Loadout("BRAM", ("IRON", "IRON"))), (1, Loadout("BRAM", ("IRON",)))))})
+        SHIPPED.apply(
+            state, {CHANCE: DrawnLoadouts(((0, Loadout("BRAM", ("IRON", "IRON"))), (1, Loadout("BRAM", ("IRON",)))))}
+        )
     with pytest.raises(IllegalAction):
         SHIPPED.apply(state, {CHANCE: Segment(3)})
     with pytest.raises(IllegalAction):
@@ -307,8 +326,9 @@ def test_level_1_red_and_green_are_used_without_asking():
 
 def test_level_2a_every_effect_attacks_and_icon_bonuses_still_match():
     # AMBIGUITY 4: a heal icon at noon (heal -1) in 2a is an attack of 3 - 1
-    state = RULES.position(("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=2,
-                           options={"level": 2, "effects": "every_effect_attacks"})
+    state = RULES.position(
+        ("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=2, options={"level": 2, "effects": "every_effect_attacks"}
+    )
     state, _ = spin(state, SW, "heal", 3, "green")
     assert RULES.legal_actions(state, A) == (Use(1), Skip())
     state, _ = act(state, Use(1))
@@ -316,8 +336,9 @@ def test_level_2a_every_effect_attacks_and_icon_bonuses_still_match():
 
 
 def test_level_2a_blessing_applies_to_every_icon():
-    state = RULES.position(("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=2,
-                           options={"level": 2, "effects": "every_effect_attacks"})
+    state = RULES.position(
+        ("H", "H"), (FIX_LOADOUT, FIX_LOADOUT), round=2, options={"level": 2, "effects": "every_effect_attacks"}
+    )
     state, _ = spin(state, SW, "combo", 2, "green")
     assert set(RULES.legal_actions(state, A)) == {Use(-1), Use(0), Skip()}
 
@@ -459,8 +480,10 @@ def test_combo_step_choices():
 def _negative_fixture():
     """H with a negative combo_bonus and a negative detonator at night."""
     data = json.loads(json.dumps(FIXTURE_SET))
-    data["heroes"][0]["times_of_day"][3]["bonuses"] = [{"kind": "combo_bonus", "value": -2},
-                                                       {"kind": "combo_detonator", "value": -1}]
+    data["heroes"][0]["times_of_day"][3]["bonuses"] = [
+        {"kind": "combo_bonus", "value": -2},
+        {"kind": "combo_detonator", "value": -1},
+    ]
     return ScratchWars(book_from(data))
 
 
@@ -549,10 +572,27 @@ def test_action_json(action, obj):
     assert SHIPPED.decode_action(json.loads(json.dumps(obj))) == action
 
 
-@pytest.mark.parametrize("obj", [None, [], {}, {"spin": "0"}, {"spin": True}, {"end_turn": 1}, {"use": 1},
-                                 {"use": {"bonus": "x"}}, {"target": "castle"}, {"target": "weapon"},
-                                 {"target": "hero", "slot": 1}, {"fly": 1}, {"spin": 1, "repair": 2},
-                                 {"loadout": {"hero": "BRAM"}}, {"start_spin": [1]}, {"loadouts": []}])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        None,
+        [],
+        {},
+        {"spin": "0"},
+        {"spin": True},
+        {"end_turn": 1},
+        {"use": 1},
+        {"use": {"bonus": "x"}},
+        {"target": "castle"},
+        {"target": "weapon"},
+        {"target": "hero", "slot": 1},
+        {"fly": 1},
+        {"spin": 1, "repair": 2},
+        {"loadout": {"hero": "BRAM"}},
+        {"start_spin": [1]},
+        {"loadouts": []},
+    ],
+)
 def test_malformed_actions_are_bad(obj):
     with pytest.raises(BadAction):
         SHIPPED.decode_action(obj)
@@ -589,8 +629,16 @@ def test_observation_shows_heroes_weapons_and_the_pending_spin():
     state, _ = act(state, SpinWeapon(SW))
     view = RULES.observe(state, B)
     assert view["seat"] == B and view["phase"] == "spin" and view["to_act"] == [CHANCE]
-    assert view["spin"] == {"seat": A, "slot": SW, "weapon": "SW", "segment": None, "effect": None, "value": None,
-                            "field": None, "resolves_as": None}
+    assert view["spin"] == {
+        "seat": A,
+        "slot": SW,
+        "weapon": "SW",
+        "segment": None,
+        "effect": None,
+        "value": None,
+        "field": None,
+        "resolves_as": None,
+    }
     assert (view["round"], view["day"], view["time_of_day"], view["time_of_day_name"]) == (3, 1, 2, "evening")
     a, b = view["heroes"]
     assert (a["lives"], a["max_lives"], a["energy"]) == (25, 30, 6)
@@ -598,8 +646,14 @@ def test_observation_shows_heroes_weapons_and_the_pending_spin():
     assert a["weapons"][2]["effect"] == {"effect": "shield", "value": 3}
     assert [w["spin_cost"] for w in a["weapons"]] == [3, 3, 2]
     assert [w["state"] for w in b["weapons"]] == ["repairing", "ready", "holding"]
-    assert a["column"]["bonuses"][0] == {"index": 0, "kind": "combo_bonus", "effect": None, "value": 2,
-                                         "flag": False, "used": False}
+    assert a["column"]["bonuses"][0] == {
+        "index": 0,
+        "kind": "combo_bonus",
+        "effect": None,
+        "value": 2,
+        "flag": False,
+        "used": False,
+    }
     state, _ = RULES.apply(state, {CHANCE: Segment(segment("attack_hero", 4, "orange"))})
     assert RULES.observe(state, None)["spin"]["value"] == 4 and RULES.observe(state, None)["spin"]["field"] == "orange"
     assert state.phase == DECIDE
@@ -612,8 +666,9 @@ def test_observation_floors_lives_and_hides_nothing_per_viewer():
     assert view["heroes"][1]["lives"] == 0 and view["over"] and view["outcome"]["results"] == ["win", "loss"]
     assert state.seats[1].lives == -3
     views = [RULES.observe(state, v) for v in (None, 0, 1)]
-    assert all({k: v for k, v in x.items() if k != "seat"} == {k: v for k, v in views[0].items() if k != "seat"}
-               for x in views)
+    assert all(
+        {k: v for k, v in x.items() if k != "seat"} == {k: v for k, v in views[0].items() if k != "seat"} for x in views
+    )
 
 
 def test_level_1_observation_has_no_time_of_day_or_bonuses():

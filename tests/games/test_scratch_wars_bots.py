@@ -26,8 +26,13 @@ from app.games.scratch_wars.data import COMBO, PERMANENT_ATTACK, SHIELD
 from tests.games.test_scratch_wars_golden import BW, SW, A, B, act, position, spin
 from tests.games.test_scratch_wars_golden import RULES as FIXTURE
 
-OPTION_SETS = [{"level": 1}, {"level": 2}, {"level": 2, "effects": "every_effect_attacks"}, {"level": 3},
-               {"level": 3, "random_loadouts": True}]
+OPTION_SETS = [
+    {"level": 1},
+    {"level": 2},
+    {"level": 2, "effects": "every_effect_attacks"},
+    {"level": 3},
+    {"level": 3, "random_loadouts": True},
+]
 
 
 def play(bots, seed: int, options: dict | None = None, rules=SHIPPED, check: bool = False):

@@ -211,7 +211,8 @@ def test_rarity_check_is_the_rulebook_sum():
 def test_negative_bonuses_are_subtracted_in_the_rarity_sum():
     hero = next(h for h in HEROES if any(b.value < 0 for c in h.times_of_day for b in c.bonuses))
     positives = sum(c.energy for c in hero.times_of_day) + sum(
-        b.value for c in hero.times_of_day for b in c.bonuses if b.value > 0)
+        b.value for c in hero.times_of_day for b in c.bonuses if b.value > 0
+    )
     assert card_strength(hero) < positives
 
 
@@ -222,27 +223,41 @@ def test_the_shipped_files_load_strictly():
     assert load_card_set(strict=True) == CARD_SET
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d["weapons"][0]["wheel"].pop(), "segments, not 9"),
-    (lambda d: d["heroes"][0]["times_of_day"].pop(), "times_of_day"),
-    (lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append({"kind": "blessing", "value": 0}), "never 0"),
-    (lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append({"kind": "effect", "value": 1}), "names its effect"),
-    (lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append(
-        {"kind": "effect", "effect": "combo", "value": 1, "flag": False}), "flag true"),
-    (lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append(
-        {"kind": "blessing", "effect": "heal", "value": 1}), "names no effect"),
-    (lambda d: d["weapons"][1].update(code=d["weapons"][0]["code"]), "duplicate codes"),
-    (lambda d: d["weapons"][1].update(name=d["weapons"][0]["name"]), "duplicate names"),
-    (lambda d: d["weapons"][0].update(cost_color="blue"), "coloured"),
-    (lambda d: d["weapons"][0].update(type="spear"), "type"),
-    (lambda d: d["weapons"][0]["wheel"][0].update(effect="fireball"), "effect"),
-    (lambda d: d["weapons"][0]["wheel"][0].update(field="purple"), "field"),
-    (lambda d: d["weapons"][0].update(average_strength=99.0), "average_strength"),
-    (lambda d: d["heroes"][0].update(starter_weapons=["ZZZZ"]), "unknown starter weapons"),
-    (lambda d: d["heroes"][0].update(weapon_types=["bow", "bow"]), "twice"),
-    (lambda d: d["heroes"][0].update(rarity_stars=5), "rarity_stars"),
-    (lambda d: d["heroes"][0].update(surprise=True), "surprise"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d["weapons"][0]["wheel"].pop(), "segments, not 9"),
+        (lambda d: d["heroes"][0]["times_of_day"].pop(), "times_of_day"),
+        (lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append({"kind": "blessing", "value": 0}), "never 0"),
+        (
+            lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append({"kind": "effect", "value": 1}),
+            "names its effect",
+        ),
+        (
+            lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append(
+                {"kind": "effect", "effect": "combo", "value": 1, "flag": False}
+            ),
+            "flag true",
+        ),
+        (
+            lambda d: d["heroes"][0]["times_of_day"][0]["bonuses"].append(
+                {"kind": "blessing", "effect": "heal", "value": 1}
+            ),
+            "names no effect",
+        ),
+        (lambda d: d["weapons"][1].update(code=d["weapons"][0]["code"]), "duplicate codes"),
+        (lambda d: d["weapons"][1].update(name=d["weapons"][0]["name"]), "duplicate names"),
+        (lambda d: d["weapons"][0].update(cost_color="blue"), "coloured"),
+        (lambda d: d["weapons"][0].update(type="spear"), "type"),
+        (lambda d: d["weapons"][0]["wheel"][0].update(effect="fireball"), "effect"),
+        (lambda d: d["weapons"][0]["wheel"][0].update(field="purple"), "field"),
+        (lambda d: d["weapons"][0].update(average_strength=99.0), "average_strength"),
+        (lambda d: d["heroes"][0].update(starter_weapons=["ZZZZ"]), "unknown starter weapons"),
+        (lambda d: d["heroes"][0].update(weapon_types=["bow", "bow"]), "twice"),
+        (lambda d: d["heroes"][0].update(rarity_stars=5), "rarity_stars"),
+        (lambda d: d["heroes"][0].update(surprise=True), "surprise"),
+    ],
+)
 def test_schema_refuses_broken_data(mutate, message):
     data = _raw()
     mutate(data)
@@ -255,8 +270,9 @@ def test_strict_loading_checks_the_printed_ranges(tmp_path: Path):
     heroes = {"heroes": data["heroes"]}
     heroes["heroes"][0]["lives_duel"] = 40
     (tmp_path / "heroes.yaml").write_text(yaml.safe_dump(heroes), encoding="utf-8")
-    (tmp_path / "weapons.yaml").write_text(yaml.safe_dump({"wheel_segments": 9, "weapons": data["weapons"]}),
-                                           encoding="utf-8")
+    (tmp_path / "weapons.yaml").write_text(
+        yaml.safe_dump({"wheel_segments": 9, "weapons": data["weapons"]}), encoding="utf-8"
+    )
     with pytest.raises(CardSetError, match="lives_duel 40"):
         load_card_set(tmp_path / "heroes.yaml", tmp_path / "weapons.yaml")
     assert load_card_set(tmp_path / "heroes.yaml", tmp_path / "weapons.yaml", strict=False).heroes[0].lives_duel == 40

@@ -45,24 +45,46 @@ WHEEL = [{"effect": e, "value": v, "field": f} for e in EFFECTS for v in VALUES 
 
 def _hero(code: str, types: list[str]) -> dict:
     return {
-        "code": code, "name": f"Hero {code}", "kind": "Fixture", "nation": "Testland", "rarity_stars": 1,
-        "lives_duel": 30, "lives_team": 30, "weapon_types": types, "average_strength": 0.0,
+        "code": code,
+        "name": f"Hero {code}",
+        "kind": "Fixture",
+        "nation": "Testland",
+        "rarity_stars": 1,
+        "lives_duel": 30,
+        "lives_team": 30,
+        "weapon_types": types,
+        "average_strength": 0.0,
         "starter_weapons": ["SW", "BW", "WD"],
         "times_of_day": [
             {"energy": 2, "bonuses": [{"kind": "effect", "effect": "attack_hero", "value": 2}]},
-            {"energy": 3, "bonuses": [{"kind": "blessing", "value": 1},
-                                      {"kind": "effect", "effect": "heal", "value": -1}]},
-            {"energy": 4, "bonuses": [{"kind": "combo_bonus", "value": 2},
-                                      {"kind": "effect", "effect": "shield", "value": 1, "flag": True}]},
+            {
+                "energy": 3,
+                "bonuses": [{"kind": "blessing", "value": 1}, {"kind": "effect", "effect": "heal", "value": -1}],
+            },
+            {
+                "energy": 4,
+                "bonuses": [
+                    {"kind": "combo_bonus", "value": 2},
+                    {"kind": "effect", "effect": "shield", "value": 1, "flag": True},
+                ],
+            },
             {"energy": 1, "bonuses": [{"kind": "combo_detonator", "value": 1}]},
         ],
     }
 
 
 def _weapon(code: str, name: str, type_: str, cost: int, durability: int) -> dict:
-    return {"code": code, "name": name, "type": type_, "energy_cost": cost,
-            "cost_color": {1: "yellow", 2: "orange", 3: "red"}[cost], "durability": durability,
-            "rarity_stars": 1, "average_strength": 0.0, "wheel": WHEEL}
+    return {
+        "code": code,
+        "name": name,
+        "type": type_,
+        "energy_cost": cost,
+        "cost_color": {1: "yellow", 2: "orange", 3: "red"}[cost],
+        "durability": durability,
+        "rarity_stars": 1,
+        "average_strength": 0.0,
+        "wheel": WHEEL,
+    }
 
 
 FIXTURE_SET = {
@@ -118,8 +140,9 @@ def started(level: int = 3, heroes=("H", "H"), starter: int = A):
     state = RULES.initial_state(2, {"level": level})
     state, _ = RULES.apply(state, {0: Loadout(heroes[0], LOADOUT), 1: Loadout(heroes[1], LOADOUT)})
     state, _ = RULES.apply(state, {0: StartWeapon(SW), 1: StartWeapon(SW)})
-    state, events = RULES.apply(state, {CHANCE: StartSpin(segment("attack_hero", 5, "green"),
-                                                 segment("attack_hero", 2, "green"))})
+    state, events = RULES.apply(
+        state, {CHANCE: StartSpin(segment("attack_hero", 5, "green"), segment("attack_hero", 2, "green"))}
+    )
     assert [e.data["winner"] for e in events if e.kind == "start_spin"] == [A]
     return act(state, Starter(starter), A)
 
@@ -164,7 +187,9 @@ def test_case_03_green_then_red():
     state, events = spin(state, BW, "attack_hero", 5, "red")
     assert lives(state) == (30, 22)
     assert state.active == B
-    assert [(e.data["reason"], e.data["actions_lost"]) for e in events if e.kind == "main_phase_ended"] == [("field", 2)]
+    assert [(e.data["reason"], e.data["actions_lost"]) for e in events if e.kind == "main_phase_ended"] == [
+        ("field", 2)
+    ]
 
 
 def test_case_04_the_action_limit():
@@ -338,8 +363,7 @@ def _attack_weapon(value: int):
 def test_case_14_attack_on_a_weapon_legality():
     state, _ = _attack_weapon(4)
     assert state.phase == TARGET
-    assert set(RULES.legal_actions(state, A)) == {Target("weapon", SW), Target("weapon", BW),
-                                                  Target("weapon", WD)}
+    assert set(RULES.legal_actions(state, A)) == {Target("weapon", SW), Target("weapon", BW), Target("weapon", WD)}
     state, events = act(state, Target("weapon", SW))
     assert state.seats[B].slots[SW].status == BROKEN
     assert [e.data["broken"] for e in events if e.kind == "attack_resolved"] == [True]
@@ -406,8 +430,7 @@ def test_case_18_cancelling_a_deferred_effect():
     state = position(energy=(12, 0), slots=(None, _b_slots((BW, COMBO, 3))))
     state, _ = spin(state, SW, "universal_attack", 3, "green")
     state, _ = act(state, Use(-1))
-    assert set(RULES.legal_actions(state, A)) == {Target("hero"), Target("effect", BW),
-                                                  Target("weapon", WD)}
+    assert set(RULES.legal_actions(state, A)) == {Target("hero"), Target("effect", BW), Target("weapon", WD)}
     state, events = act(state, Target("effect", BW))
     assert state.seats[B].slots[BW] == Slot("BW", READY, NO_EFFECT, 0)  # back in equipment, unbroken
     assert lives(state) == (30, 30)

@@ -94,10 +94,21 @@ def test_stored_actions_keep_their_wire_form():
 def _candidates(state: State) -> list:
     slots = range(6)
     return [
-        *(SpinWeapon(j) for j in slots), *(Repair(j) for j in slots), *(Cancel(j) for j in slots), EndTurn(),
-        *(Use(b) for b in range(-1, 4)), Skip(), *(SpendShield(j) for j in slots), TakeHit(),
-        *(AddCombo(j) for j in slots), *(Detonate(b) for b in range(-1, 3)), KeepCombos(), Target("hero"),
-        *(Target(k, j) for k in ("weapon", "effect") for j in slots), Starter(0), Starter(1),
+        *(SpinWeapon(j) for j in slots),
+        *(Repair(j) for j in slots),
+        *(Cancel(j) for j in slots),
+        EndTurn(),
+        *(Use(b) for b in range(-1, 4)),
+        Skip(),
+        *(SpendShield(j) for j in slots),
+        TakeHit(),
+        *(AddCombo(j) for j in slots),
+        *(Detonate(b) for b in range(-1, 3)),
+        KeepCombos(),
+        Target("hero"),
+        *(Target(k, j) for k in ("weapon", "effect") for j in slots),
+        Starter(0),
+        Starter(1),
         *(StartWeapon(j) for j in slots),
     ]
 

@@ -136,15 +136,26 @@ def test_each_variant_is_its_own_rules_class():
 
 def test_default_options():
     assert RULES.normalize_options({}) == {
-        "variant": "victory", "memory_aid": False, "move_cap": 0,
-        "black_knight_returns_jester": True, "black_knight_return_optional": False,
+        "variant": "victory",
+        "memory_aid": False,
+        "move_cap": 0,
+        "black_knight_returns_jester": True,
+        "black_knight_return_optional": False,
     }
 
 
-@pytest.mark.parametrize("options", [
-    {"variant": "classic"}, {"variant": 1}, {"memory_aid": 1}, {"move_cap": -1}, {"move_cap": "9"},
-    {"colour": "red"}, {"black_knight_return_optional": "yes"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"variant": "classic"},
+        {"variant": 1},
+        {"memory_aid": 1},
+        {"move_cap": -1},
+        {"move_cap": "9"},
+        {"colour": "red"},
+        {"black_knight_return_optional": "yes"},
+    ],
+)
 def test_bad_options(options):
     with pytest.raises(BadOptions):
         RULES.initial_state(2, options)
@@ -161,8 +172,18 @@ def test_two_players_only(players):
 
 def test_packaged_data_matches_the_spec_defaults():
     counts = {D.kinds[k]: D.counts[k] for k in range(len(D.kinds))}
-    assert counts == {"king": 1, "princess": 1, "knight": 3, "unicorn": 4, "dwarf": 4, "wizard": 1,
-                      "dragon": 2, "flag": 1, "black_knight": 1, "jester": 1}
+    assert counts == {
+        "king": 1,
+        "princess": 1,
+        "knight": 3,
+        "unicorn": 4,
+        "dwarf": 4,
+        "wizard": 1,
+        "dragon": 2,
+        "flag": 1,
+        "black_knight": 1,
+        "jester": 1,
+    }
     strengths = {D.kinds[k]: D.strength[k] for k in range(len(D.kinds))}
     assert strengths["king"] == 6 and strengths["wizard"] == 1 and strengths["dragon"] is None
     assert [D.kinds[k] for k in D.die_faces] == ["king", "princess", "knight", "unicorn", "dwarf", "wizard"]
@@ -199,21 +220,26 @@ def _edit(raw, kind, **changes):
     return raw
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda r: _edit(r, "knight", count=4), "must fill the 16 formation squares"),
-    (lambda r: r.update(die_faces=["king", "dragon"]), "no dragon on the die"),
-    (lambda r: r["board"].update(lakes_on_grid=[[3, 1]]), "middle row"),
-    (lambda r: r["board"].update(lakes_on_grid=[[4, 1], [4, 1]]), "listed twice"),
-    (lambda r: r["board"].update(lakes_on_grid=[[4, 0], [4, 1], [4, 2], [4, 3]]), "all lakes"),
-    (lambda r: r["board"].update(red_rows=[4, 5, 6, 7]), "red_rows"),
-    (lambda r: r.update(pieces=[p for p in r["pieces"] if p["id"] != "flag"]), "missing big castles"),
-    (lambda r: _edit(r, "dwarf", beats=["goblin"]), "not a small castle"),
-    (lambda r: _edit(r, "dragon", movable=True), "needs a strength"),
-    (lambda r: _edit(r, "jester", count=2), "count 1"),
-    (lambda r: r["pieces"].append({"id": "king", "strength": 6, "count": 0, "big": False, "movable": True}),
-     "duplicate"),
-    (lambda r: _edit(r, "king", colour="gold"), "Extra inputs"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda r: _edit(r, "knight", count=4), "must fill the 16 formation squares"),
+        (lambda r: r.update(die_faces=["king", "dragon"]), "no dragon on the die"),
+        (lambda r: r["board"].update(lakes_on_grid=[[3, 1]]), "middle row"),
+        (lambda r: r["board"].update(lakes_on_grid=[[4, 1], [4, 1]]), "listed twice"),
+        (lambda r: r["board"].update(lakes_on_grid=[[4, 0], [4, 1], [4, 2], [4, 3]]), "all lakes"),
+        (lambda r: r["board"].update(red_rows=[4, 5, 6, 7]), "red_rows"),
+        (lambda r: r.update(pieces=[p for p in r["pieces"] if p["id"] != "flag"]), "missing big castles"),
+        (lambda r: _edit(r, "dwarf", beats=["goblin"]), "not a small castle"),
+        (lambda r: _edit(r, "dragon", movable=True), "needs a strength"),
+        (lambda r: _edit(r, "jester", count=2), "count 1"),
+        (
+            lambda r: r["pieces"].append({"id": "king", "strength": 6, "count": 0, "big": False, "movable": True}),
+            "duplicate",
+        ),
+        (lambda r: _edit(r, "king", colour="gold"), "Extra inputs"),
+    ],
+)
 def test_data_validation_names_the_problem(mutate, message):
     raw = _raw()
     mutate(raw)
@@ -267,7 +293,7 @@ def test_setup_phase_both_seats_at_once_and_hidden():
 
 def test_setup_orientation_is_the_owners():
     towers = ["jester", "flag", "black_knight"]
-    rows = [[D.kinds[k] for k in D.small_pool[i * 4:(i + 1) * 4]] for i in range(4)]
+    rows = [[D.kinds[k] for k in D.small_pool[i * 4 : (i + 1) * 4]] for i in range(4)]
     setup = RULES.decode_action({"setup": {"towers": towers, "rows": rows}})
     state, events = RULES.apply(RULES.initial_state(2, {}), {0: setup, 1: setup})
     assert [e.kind for e in events] == ["setup_done"]
@@ -311,12 +337,16 @@ def test_any_valid_placement_is_legal_and_invalid_ones_are_refused():
 
 
 def test_validate_deck_normalises_and_explains():
-    payload = {"towers": ["flag", "jester", "black_knight"],
-               "rows": [[D.kinds[k] for k in D.small_pool[i * 4:(i + 1) * 4]] for i in range(4)]}
+    payload = {
+        "towers": ["flag", "jester", "black_knight"],
+        "rows": [[D.kinds[k] for k in D.small_pool[i * 4 : (i + 1) * 4]] for i in range(4)],
+    }
     assert RULES.validate_deck(payload) == payload
     assert RULES.validate_deck({"setup": payload}) == payload
-    assert RULES.validate_deck({"towers": tuple(payload["towers"]),
-                                "rows": [tuple(r) for r in payload["rows"]]}) == payload
+    assert (
+        RULES.validate_deck({"towers": tuple(payload["towers"]), "rows": [tuple(r) for r in payload["rows"]]})
+        == payload
+    )
     with pytest.raises(BadAction, match="knight: 4 instead of 3"):
         RULES.validate_deck({**payload, "rows": [["knight", *payload["rows"][0][1:]], *payload["rows"][1:]]})
     with pytest.raises(BadAction, match="towers"):
@@ -350,31 +380,55 @@ def test_setups_are_sensible_and_valid():
 # ============================================================================ actions and JSON
 
 
-@pytest.mark.parametrize("obj", [
-    {"move": {"from": [5, 1], "to": [4, 1]}},
-    {"attack": {"from": [4, 1], "to": [3, 1]}},
-    {"attack_tower": {"from": [0, 2], "tower": 1}},
-    {"attack_tower": {"tower": 0}},
-    {"roll": True},
-    {"flip": [3, 2]},
-    {"place": [2, 1]},
-    {"place": {"tower": 2}},
-    {"decline_return": True},
-    {"die": "wizard"},
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"move": {"from": [5, 1], "to": [4, 1]}},
+        {"attack": {"from": [4, 1], "to": [3, 1]}},
+        {"attack_tower": {"from": [0, 2], "tower": 1}},
+        {"attack_tower": {"tower": 0}},
+        {"roll": True},
+        {"flip": [3, 2]},
+        {"place": [2, 1]},
+        {"place": {"tower": 2}},
+        {"decline_return": True},
+        {"die": "wizard"},
+    ],
+)
 def test_action_json_round_trip(obj):
     assert RULES.encode_action(RULES.decode_action(obj)) == obj
 
 
-@pytest.mark.parametrize("obj", [
-    None, [], "move", {}, {"move": {}, "attack": {}}, {"jump": [1, 2]},
-    {"move": {"from": [5, 1]}}, {"move": {"from": [9, 0], "to": [8, 0]}}, {"move": {"from": [5, -1], "to": [4, 1]}},
-    {"move": {"from": [5, True], "to": [4, 1]}}, {"move": {"from": "a1", "to": [4, 1]}},
-    {"attack_tower": {"tower": 3}}, {"attack_tower": {"tower": "0"}}, {"attack_tower": {"from": [0, 1]}},
-    {"roll": 1}, {"flip": [3]}, {"place": {"tower": 9}}, {"place": {"slot": 1}}, {"decline_return": False},
-    {"die": "dragon"}, {"die": "goblin"}, {"setup": {"towers": []}}, {"setup": {"towers": [1], "rows": []}},
-    {"setup": {"towers": "abc", "rows": []}}, {"setup": {"towers": [], "rows": ["abcd"]}},
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        None,
+        [],
+        "move",
+        {},
+        {"move": {}, "attack": {}},
+        {"jump": [1, 2]},
+        {"move": {"from": [5, 1]}},
+        {"move": {"from": [9, 0], "to": [8, 0]}},
+        {"move": {"from": [5, -1], "to": [4, 1]}},
+        {"move": {"from": [5, True], "to": [4, 1]}},
+        {"move": {"from": "a1", "to": [4, 1]}},
+        {"attack_tower": {"tower": 3}},
+        {"attack_tower": {"tower": "0"}},
+        {"attack_tower": {"from": [0, 1]}},
+        {"roll": 1},
+        {"flip": [3]},
+        {"place": {"tower": 9}},
+        {"place": {"slot": 1}},
+        {"decline_return": False},
+        {"die": "dragon"},
+        {"die": "goblin"},
+        {"setup": {"towers": []}},
+        {"setup": {"towers": [1], "rows": []}},
+        {"setup": {"towers": "abc", "rows": []}},
+        {"setup": {"towers": [], "rows": ["abcd"]}},
+    ],
+)
 def test_malformed_actions_are_bad_actions(obj):
     with pytest.raises(BadAction):
         RULES.decode_action(obj)
@@ -429,8 +483,11 @@ def test_quest_die_is_public_chance_and_rolls_at_once_without_access():
     faces = Counter(QUEST.sample_chance(state, random.Random(i)).face for i in range(600))
     assert set(faces) == set(D.die_faces)
     state, events = QUEST.apply(state, {CHANCE: die})
-    assert state.phase == "flip" and events[0].view(None) == {"kind": "die_rolled", "seat": RED,
-                                                               "face": D.kinds[die.face]}
+    assert state.phase == "flip" and events[0].view(None) == {
+        "kind": "die_rolled",
+        "seat": RED,
+        "face": D.kinds[die.face],
+    }
     assert QUEST.observe(state, BLUE)["die"] == D.kinds[die.face]
     with pytest.raises(IllegalAction):
         QUEST.apply(_quest_position(), {CHANCE: Die(D.index["dragon"])})
@@ -483,8 +540,9 @@ def test_quest_with_access_may_still_roll():
 
 
 def test_quest_black_knight_return_is_hidden_from_the_other_seat():
-    state = _quest_with_access(towers=(("flag", "black_knight", "jester"), ("flag", "black_knight", None)),
-                               extra_removed=["jester"])
+    state = _quest_with_access(
+        towers=(("flag", "black_knight", "jester"), ("flag", "black_knight", None)), extra_removed=["jester"]
+    )
     state, events = QUEST.apply(state, {RED: QUEST.decode_action({"attack_tower": {"tower": 1}})})
     assert QUEST.to_act(state) == {BLUE}
     red_view = QUEST.observe(state, RED)["returning"]
@@ -521,8 +579,7 @@ def test_quest_black_knight_return_is_hidden_from_the_other_seat():
 
 
 def test_quest_black_knight_options():
-    base = {"towers": (("flag", "black_knight", "jester"), ("flag", "black_knight", None)),
-            "extra_removed": ["jester"]}
+    base = {"towers": (("flag", "black_knight", "jester"), ("flag", "black_knight", None)), "extra_removed": ["jester"]}
     state = _quest_with_access(options={"black_knight_returns_jester": False}, **base)
     state, events = QUEST.apply(state, {RED: TowerAttack(-1, 1)})
     assert "jester" not in events[-1].data["pieces"] and events[-1].data["count"] == 4
@@ -559,8 +616,7 @@ def test_quest_games_end_and_move_cap_draws():
 
 
 def test_victory_back_row_attack_only_from_the_opponents_back_row():
-    state = VICTORY.position({(0, 1): "red unicorn", (8, 2): "red knight", (8, 1): "blue knight",
-                              (4, 0): "blue dwarf"})
+    state = VICTORY.position({(0, 1): "red unicorn", (8, 2): "red knight", (8, 1): "blue knight", (4, 0): "blue dwarf"})
     towers = [a for a in VICTORY.legal_actions(state, RED) if isinstance(a, TowerAttack)]
     assert towers == [TowerAttack(sq(0, 1), t) for t in range(3)]
     assert not VICTORY.is_legal(state, RED, TowerAttack(sq(8, 2), 0))  # its own back row
@@ -577,10 +633,17 @@ def test_victory_tower_attack_events_and_views():
     state = VICTORY.position({(0, 1): "red unicorn", (4, 0): "blue dwarf"})
     state, events = VICTORY.apply(state, {RED: TowerAttack(sq(0, 1), 1)})
     attacked, removed = events
-    assert attacked.data == {"seat": RED, "owner": BLUE, "tower": 1, "piece": "black_knight",
-                             "attacker": {"owner": RED, "sq": [0, 1], "uid": 0}}
-    assert removed.data == {"cause": "black_knight", "castles": [
-        {"owner": BLUE, "piece": "black_knight", "tower": 1}, {"owner": RED, "sq": [0, 1], "uid": 0}]}
+    assert attacked.data == {
+        "seat": RED,
+        "owner": BLUE,
+        "tower": 1,
+        "piece": "black_knight",
+        "attacker": {"owner": RED, "sq": [0, 1], "uid": 0},
+    }
+    assert removed.data == {
+        "cause": "black_knight",
+        "castles": [{"owner": BLUE, "piece": "black_knight", "tower": 1}, {"owner": RED, "sq": [0, 1], "uid": 0}],
+    }
     # Blue never learns what the lost castle was; red sees its own.
     assert VICTORY.observe(state, BLUE)["removed"][RED] == [{"owner": RED, "uid": 0}]
     assert VICTORY.observe(state, RED)["removed"][RED] == [{"owner": RED, "piece": "unicorn", "uid": 0}]
@@ -596,8 +659,13 @@ def test_victory_move_cap_draw():
 
 
 def test_victory_combat_reveals_both_and_memory():
-    castles = {(4, 1): "red knight", (3, 1): "blue unicorn", (3, 2): "blue wizard", (8, 0): "red king",
-               (0, 0): "blue king"}
+    castles = {
+        (4, 1): "red knight",
+        (3, 1): "blue unicorn",
+        (3, 2): "blue wizard",
+        (8, 0): "red king",
+        (0, 0): "blue king",
+    }
     state = VICTORY.position(castles)
     state, events = VICTORY.apply(state, {RED: Attack(sq(4, 1), sq(3, 1))})
     assert [e.kind for e in events] == ["combat", "removed"]
@@ -724,8 +792,10 @@ def test_derived_fields_are_kept_by_every_transition_and_never_stored():
 
 
 OPTION_SETS = [
-    {"variant": "victory"}, {"variant": "victory", "memory_aid": True},
-    {"variant": "quest"}, {"variant": "quest", "memory_aid": True},
+    {"variant": "victory"},
+    {"variant": "victory", "memory_aid": True},
+    {"variant": "quest"},
+    {"variant": "quest", "memory_aid": True},
     {"variant": "quest", "black_knight_returns_jester": False, "black_knight_return_optional": True},
 ]
 
@@ -743,8 +813,11 @@ def test_invariants_and_replay_for_every_option_set(options):
             for seat in range(2):
                 assert bool(rules.legal_actions(state, seat)) == (seat in to_act)
             seat = min(s for s in to_act if s not in pending)
-            action = rules.sample_chance(state, rng) if seat == CHANCE else rng.choice(
-                list(rules.legal_actions(state, seat)))
+            action = (
+                rules.sample_chance(state, rng)
+                if seat == CHANCE
+                else rng.choice(list(rules.legal_actions(state, seat)))
+            )
             log.append(Record(seat, json.loads(json.dumps(rules.encode_action(action)))))
             step = submit(rules, state, pending, seat, action)
             state, pending = step.state, step.pending
@@ -879,9 +952,29 @@ def test_everything_is_shown_once_over():
 def test_observation_shape():
     state = VICTORY.position(full_side(RED) | full_side(BLUE))
     view = VICTORY.observe(state, RED)
-    assert set(view) == {"game", "variant", "seat", "colour", "phase", "to_act", "to_move", "turn", "geometry",
-                         "castles", "towers", "removed", "die", "access", "attackable", "returning", "restricted",
-                         "memory_aid", "over", "outcome", "options"}
+    assert set(view) == {
+        "game",
+        "variant",
+        "seat",
+        "colour",
+        "phase",
+        "to_act",
+        "to_move",
+        "turn",
+        "geometry",
+        "castles",
+        "towers",
+        "removed",
+        "die",
+        "access",
+        "attackable",
+        "returning",
+        "restricted",
+        "memory_aid",
+        "over",
+        "outcome",
+        "options",
+    }
     assert view["colour"] == "red" and view["to_act"] == [RED] and len(view["castles"]) == 32
     assert view["castles"][0] == {"owner": BLUE, "sq": [0, 0], "uid": 0}  # position(): uids follow the squares
     json.dumps(view)

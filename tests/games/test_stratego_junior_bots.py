@@ -45,8 +45,13 @@ def head_to_head(bot, other, variant: str, games: int, seed: int = 1000) -> Coun
     results: Counter = Counter()
     for g in range(games):
         seat = g % 2
-        state, _ = play_out(rules_for({"variant": variant}), 2, {"variant": variant}, rng=random.Random(seed + g),
-                            policies={seat: policy(bot), 1 - seat: policy(other)})
+        state, _ = play_out(
+            rules_for({"variant": variant}),
+            2,
+            {"variant": variant},
+            rng=random.Random(seed + g),
+            policies={seat: policy(bot), 1 - seat: policy(other)},
+        )
         results[state.outcome.results[seat]] += 1
     return results
 
@@ -107,8 +112,7 @@ def test_victory_bot_decides_from_what_it_may_see():
 
 
 def test_quest_bot_flips_a_remembered_match():
-    state = QUEST.position(full_side(RED) | full_side(BLUE, {(3, 2): "knight"}),
-                           revealed=[(3, 2)], die="knight")
+    state = QUEST.position(full_side(RED) | full_side(BLUE, {(3, 2): "knight"}), revealed=[(3, 2)], die="knight")
     assert choose(QuestBot(), state, RED) == Flip(D.sq(3, 2))
 
 
@@ -154,8 +158,11 @@ def test_tower_expectation():
 
 def test_victory_bot_attacks_the_last_tower_when_it_is_the_flag():
     castles = {(0, 1): "red unicorn", (3, 0): "blue knight", (8, 0): "red king"}
-    state = VICTORY.position(castles, towers=(("flag", "black_knight", "jester"), ("flag", None, None)),
-                             removed={BLUE: ["black_knight", "jester"]})
+    state = VICTORY.position(
+        castles,
+        towers=(("flag", "black_knight", "jester"), ("flag", None, None)),
+        removed={BLUE: ["black_knight", "jester"]},
+    )
     assert choose(SearchBot(), state, RED) == TowerAttack(D.sq(0, 1), 0)
 
 

@@ -23,8 +23,9 @@ def sq(r: int, c: int) -> int:
     return D.sq(r, c)
 
 
-def full_side(seat: int, fixed: dict[tuple[int, int], str] | None = None,
-              skip: set[tuple[int, int]] = frozenset()) -> dict[tuple[int, int], str]:
+def full_side(
+    seat: int, fixed: dict[tuple[int, int], str] | None = None, skip: set[tuple[int, int]] = frozenset()
+) -> dict[tuple[int, int], str]:
     """``seat``'s whole formation (minus ``skip``) with ``fixed`` kinds where given and the rest of
     the side's castles spread over the other squares in board order."""
     colour = ("red", "blue")[seat]
@@ -42,8 +43,11 @@ def full_side(seat: int, fixed: dict[tuple[int, int], str] | None = None,
     return out
 
 
-def setup_action(seat: int, fixed: dict[tuple[int, int], str] | None = None,
-                 towers_by_slot: tuple[str, str, str] = ("flag", "black_knight", "jester")):
+def setup_action(
+    seat: int,
+    fixed: dict[tuple[int, int], str] | None = None,
+    towers_by_slot: tuple[str, str, str] = ("flag", "black_knight", "jester"),
+):
     """A setup action for ``seat`` in its own orientation, putting ``fixed`` on those board squares."""
     board = {rc: text.split()[1] for rc, text in full_side(seat, fixed).items()}
     rows = [[board[D.rc(s)] for s in row] for row in D.formation[seat]]
@@ -122,8 +126,7 @@ def test_case_03_miss():
     state = roll(quest_started(blue_fixed={(3, 0): "unicorn"}), "king")
     state, events = act(state, RED, {"flip": [3, 0]})
     assert [e.kind for e in events] == ["flip"]
-    assert events[0].data["castle"] == {"owner": BLUE, "piece": "unicorn", "sq": [3, 0],
-                                        "uid": state.board[sq(3, 0)]}
+    assert events[0].data["castle"] == {"owner": BLUE, "piece": "unicorn", "sq": [3, 0], "uid": state.board[sq(3, 0)]}
     assert events[0].data["falls"] is False
     assert blue_at(state, 3, 0) == "unicorn"  # not removed
     # Turned back: hidden again in red's view (memory aid off), and the turn passes to blue.
@@ -218,8 +221,9 @@ def test_case_07_black_knight_in_quest_returns_every_removed_castle():
     state, _ = act(state, BLUE, {"place": {"tower": 1}})
     empties = [(3, 1), (2, 1), (1, 1), (0, 1)]
     for i, square in enumerate(empties):
-        assert sorted(QUEST.encode_action(a)["place"] for a in QUEST.legal_actions(state, BLUE)) == \
-            sorted([list(s) for s in empties[i:]])
+        assert sorted(QUEST.encode_action(a)["place"] for a in QUEST.legal_actions(state, BLUE)) == sorted(
+            [list(s) for s in empties[i:]]
+        )
         state, events = act(state, BLUE, {"place": list(square)})
     assert events[-1].kind == "castles_returned"
     # The Black Knight is gone for good; the jester is back; the formation is full again.
@@ -330,8 +334,12 @@ def test_case_15_dragons_are_immobile():
     state = victory({(4, 1): "red dragon", (3, 1): "blue knight"})
     dragon = sq(4, 1)
     assert not [a for a in VICTORY.legal_actions(state, RED) if a.from_square == dragon]
-    for obj in ({"move": {"from": [4, 1], "to": [4, 0]}}, {"move": {"from": [4, 1], "to": [5, 1]}},
-                {"move": {"from": [4, 1], "to": [4, 2]}}, {"attack": {"from": [4, 1], "to": [3, 1]}}):
+    for obj in (
+        {"move": {"from": [4, 1], "to": [4, 0]}},
+        {"move": {"from": [4, 1], "to": [5, 1]}},
+        {"move": {"from": [4, 1], "to": [4, 2]}},
+        {"attack": {"from": [4, 1], "to": [3, 1]}},
+    ):
         action = VICTORY.decode_action(obj)
         assert not VICTORY.is_legal(state, RED, action)
         with pytest.raises(IllegalAction):
@@ -345,8 +353,11 @@ def test_case_16_no_diagonal_play():
     empty = victory({(4, 1): "red king"})
     for obj in ({"move": {"from": [4, 1], "to": [3, 0]}}, {"move": {"from": [4, 1], "to": [3, 2]}}):
         assert not VICTORY.is_legal(empty, RED, VICTORY.decode_action(obj))
-    targets = {tuple(VICTORY.encode_action(a)["move"]["to"]) for a in VICTORY.legal_actions(empty, RED)
-               if isinstance(a, Move) and a.from_square == sq(4, 1)}
+    targets = {
+        tuple(VICTORY.encode_action(a)["move"]["to"])
+        for a in VICTORY.legal_actions(empty, RED)
+        if isinstance(a, Move) and a.from_square == sq(4, 1)
+    }
     assert targets == {(3, 1), (5, 1), (4, 0), (4, 2)}
 
 
@@ -435,8 +446,13 @@ def test_case_19_the_two_black_knight_rules_differ():
 
 def test_case_20_no_legal_action_loses():
     # At the start of blue's turn, blue has only its 2 dragons: blue loses.
-    castles = {(4, 1): "red princess", (3, 1): "blue knight", (0, 0): "blue dragon", (0, 1): "blue dragon",
-               (8, 0): "red king"}
+    castles = {
+        (4, 1): "red princess",
+        (3, 1): "blue knight",
+        (0, 0): "blue dragon",
+        (0, 1): "blue dragon",
+        (8, 0): "red king",
+    }
     state = VICTORY.position(castles, to_move=RED)
     assert VICTORY.outcome(state) is None
     state, events = act(state, RED, {"attack": {"from": [4, 1], "to": [3, 1]}})
@@ -444,7 +460,6 @@ def test_case_20_no_legal_action_loses():
     assert outcome.results == ("win", "loss") and outcome.reason == "no_legal_action"
     assert events[-1].kind == "game_over"
     # The same position given directly at the start of blue's turn.
-    direct = VICTORY.position({(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"},
-                              to_move=BLUE)
+    direct = VICTORY.position({(0, 0): "blue dragon", (0, 1): "blue dragon", (8, 0): "red king"}, to_move=BLUE)
     assert VICTORY.outcome(direct).results == ("win", "loss")
     assert VICTORY.to_act(direct) == frozenset()

@@ -43,18 +43,22 @@ def _digest(value) -> str:
 def _digests(rules, state, events) -> tuple[str, str]:
     """The fixture's two digests of a state (its ``about`` says what they cover)."""
     outcome = rules.outcome(state)
-    stored = _digest({
-        "state": rules.encode_state(state),
-        "events": [e.to_json() for e in events],
-        "to_act": sorted(rules.to_act(state)),
-        "outcome": None if outcome is None else outcome.to_json(),
-    })
-    seen = _digest({
-        "views": [rules.observe(state, v) for v in (None, 0, 1)],
-        "bot_views": [rules.bot_observation(state, s) for s in (0, 1)],
-        "legal": [[rules.encode_action(a) for a in rules.legal_actions(state, s)] for s in (0, 1)],
-        "secrets": [sorted(rules.secrets(state, v)) for v in (None, 0, 1)],
-    })
+    stored = _digest(
+        {
+            "state": rules.encode_state(state),
+            "events": [e.to_json() for e in events],
+            "to_act": sorted(rules.to_act(state)),
+            "outcome": None if outcome is None else outcome.to_json(),
+        }
+    )
+    seen = _digest(
+        {
+            "views": [rules.observe(state, v) for v in (None, 0, 1)],
+            "bot_views": [rules.bot_observation(state, s) for s in (0, 1)],
+            "legal": [[rules.encode_action(a) for a in rules.legal_actions(state, s)] for s in (0, 1)],
+            "secrets": [sorted(rules.secrets(state, v)) for v in (None, 0, 1)],
+        }
+    )
     return stored, seen
 
 
@@ -66,8 +70,12 @@ def test_the_fixture_covers_both_variants_and_every_kind_of_action():
     assert {g["options"]["variant"] for g in GAMES} == {"quest", "victory"}
     keys = {next(iter(action)) for g in GAMES for _, action in g["log"]}
     assert keys == {"setup", "move", "attack", "attack_tower", "roll", "die", "flip", "place", "decline_return"}
-    shapes = {json.dumps(sorted(a["place"]) if isinstance(a["place"], dict) else "square")
-              for g in GAMES for _, a in g["log"] if "place" in a}
+    shapes = {
+        json.dumps(sorted(a["place"]) if isinstance(a["place"], dict) else "square")
+        for g in GAMES
+        for _, a in g["log"]
+        if "place" in a
+    }
     assert shapes == {'["tower"]', '"square"'}
 
 
@@ -87,7 +95,8 @@ def test_old_logs_replay_to_the_same_states_and_views(game):
     assert rules.encode_state(state) == game["final_state"]
     assert rules.decode_state(game["final_state"]) == state
     for i, ((stored, seen), old_stored, old_seen) in enumerate(
-            zip(steps, game["state_digests"], game["view_digests"], strict=True)):
+        zip(steps, game["state_digests"], game["view_digests"], strict=True)
+    ):
         assert stored == old_stored, f"state {i}: state or events differ"
         assert seen == old_seen, f"state {i}: views, legal actions or secrets differ"
 
@@ -105,10 +114,13 @@ def test_the_same_seed_and_bots_play_the_same_game(game):
     rules = RULES[game["options"]["variant"]]
     policies = None
     if game["bots"]:
+
         def policy(bot):
             def choose(state, seat, rng):
                 return bot.choose(rules.bot_observation(state, seat), rules.legal_actions(state, seat), rng)
+
             return choose
+
         policies = {int(seat): policy(BOTS[level]()) for seat, level in game["bots"].items()}
     final, log = play_out(rules, 2, game["options"], rng=random.Random(game["seed"]), policies=policies)
     assert [[r.seat, r.action] for r in log] == game["log"]

@@ -60,18 +60,42 @@ def test_shipped_set_meets_the_issue_requirements():
     used |= {e.do for c in cards if c.alternative_use for e in c.alternative_use.effects}
     used |= {e.do for c in cards if c.attach_option for e in c.attach_option.effects}
     used |= {e.do for c in cards if c.group_ability for e in c.group_ability.effects}
-    assert {"gain", "drain", "steal", "draw", "discard", "ap", "destroy", "revive", "move", "tire", "ready",
-            "strength", "grant", "remove", "extra_move", "take_bonus"} <= used
+    assert {
+        "gain",
+        "drain",
+        "steal",
+        "draw",
+        "discard",
+        "ap",
+        "destroy",
+        "revive",
+        "move",
+        "tire",
+        "ready",
+        "strength",
+        "grant",
+        "remove",
+        "extra_move",
+        "take_bonus",
+    } <= used
     assert any(c.group_ability and c.group_ability.scope == "all" for c in cards)
 
 
 def test_schema_reports_every_problem():
-    bad = {"cards": [
-        {"id": "a", "name": "A", "group": "dragons", "strength": 3, "start_position": "center"},
-        {"id": "b", "name": "B", "group": "birds", "strength": 3, "start_position": "sky"},
-        {"id": "c", "name": "C", "group": "birds", "strength": 1, "start_position": "center",
-         "personal_abilities": [{"trigger": "passive", "effects": [{"do": "draw"}], "text": "x"}]},
-    ]}
+    bad = {
+        "cards": [
+            {"id": "a", "name": "A", "group": "dragons", "strength": 3, "start_position": "center"},
+            {"id": "b", "name": "B", "group": "birds", "strength": 3, "start_position": "sky"},
+            {
+                "id": "c",
+                "name": "C",
+                "group": "birds",
+                "strength": 1,
+                "start_position": "center",
+                "personal_abilities": [{"trigger": "passive", "effects": [{"do": "draw"}], "text": "x"}],
+            },
+        ]
+    }
     with pytest.raises(CardSetError) as err:
         parse_card_set(bad, "bad.yaml")
     message = str(err.value)
@@ -79,17 +103,30 @@ def test_schema_reports_every_problem():
     assert "not a static effect" in message
 
 
-@pytest.mark.parametrize("effect, problem", [
-    ({"do": "fly"}, "unknown effect"),
-    ({"do": "grant"}, "property"),
-    ({"do": "destroy"}, "target"),
-    ({"do": "move", "target": "self"}, "direction"),
-    ({"do": "gain", "amount": 0}, "amount"),
-    ({"do": "draw", "target": "self"}, "no target"),
-])
+@pytest.mark.parametrize(
+    "effect, problem",
+    [
+        ({"do": "fly"}, "unknown effect"),
+        ({"do": "grant"}, "property"),
+        ({"do": "destroy"}, "target"),
+        ({"do": "move", "target": "self"}, "direction"),
+        ({"do": "gain", "amount": 0}, "amount"),
+        ({"do": "draw", "target": "self"}, "no target"),
+    ],
+)
 def test_effect_vocabulary_is_checked(effect, problem):
-    raw = {"cards": [{"id": "a", "name": "A", "group": "birds", "strength": 1, "start_position": "center",
-                      "personal_abilities": [{"trigger": "on_enter", "effects": [effect], "text": "x"}]}]}
+    raw = {
+        "cards": [
+            {
+                "id": "a",
+                "name": "A",
+                "group": "birds",
+                "strength": 1,
+                "start_position": "center",
+                "personal_abilities": [{"trigger": "on_enter", "effects": [effect], "text": "x"}],
+            }
+        ]
+    }
     with pytest.raises(CardSetError, match=problem):
         parse_card_set(raw)
 
@@ -111,9 +148,24 @@ def test_catalog_lists_every_card():
 
 # ------------------------------------------------------------------------------ wire and options
 
-ACTIONS = [Shuffle(("a", "b")), Pick("fang_wolf"), Deploy("fang_wolf"), Attach("tick_swarm", 3),
-           AltUse("lark_herald"), Move(3, 2), Reattach(4, 5), Take(3), Steal(3, 1), Activate(3), Target(9),
-           Join(3), Strike(), Lose(3), Discard("fang_wolf"), Pass()]
+ACTIONS = [
+    Shuffle(("a", "b")),
+    Pick("fang_wolf"),
+    Deploy("fang_wolf"),
+    Attach("tick_swarm", 3),
+    AltUse("lark_herald"),
+    Move(3, 2),
+    Reattach(4, 5),
+    Take(3),
+    Steal(3, 1),
+    Activate(3),
+    Target(9),
+    Join(3),
+    Strike(),
+    Lose(3),
+    Discard("fang_wolf"),
+    Pass(),
+]
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=lambda a: a.key)
@@ -127,10 +179,20 @@ def test_move_names_its_zone():
     assert RULES.encode_action(Move(3, 2)) == {"move": {"creature": 3, "zone": "center"}}
 
 
-@pytest.mark.parametrize("wire", [
-    {"take": "3"}, {"take": True}, {"pass": False}, {"move": {"creature": 1, "zone": "sky"}},
-    {"steal": {"creature": 1}}, {"deploy": 5}, {"shuffle": "abc"}, {"fly": 1}, {"take": 1, "pass": True},
-])
+@pytest.mark.parametrize(
+    "wire",
+    [
+        {"take": "3"},
+        {"take": True},
+        {"pass": False},
+        {"move": {"creature": 1, "zone": "sky"}},
+        {"steal": {"creature": 1}},
+        {"deploy": 5},
+        {"shuffle": "abc"},
+        {"fly": 1},
+        {"take": 1, "pass": True},
+    ],
+)
 def test_bad_wire_actions(wire):
     with pytest.raises(BadAction):
         RULES.decode_action(wire)
@@ -141,8 +203,13 @@ def test_options():
     assert RULES.normalize_options({"center_treasure": 25})["center_treasure"] == 25
     state = RULES.initial_state(3, {"center_treasure": 25, "threat_scope": "global", "max_rounds": 0})
     assert state.center == 25 and state.config.threat_global and state.config.max_rounds == 0
-    for bad in ({"center_treasure": "lots"}, {"center_treasure": -1}, {"creature_actions": "many"},
-                {"max_rounds": -1}, {"colour": 1}):
+    for bad in (
+        {"center_treasure": "lots"},
+        {"center_treasure": -1},
+        {"creature_actions": "many"},
+        {"max_rounds": -1},
+        {"colour": 1},
+    ):
         with pytest.raises(BadOptions):
             RULES.normalize_options(bad)
     for players in (1, 7):
@@ -247,33 +314,58 @@ def test_is_legal_agrees_with_the_legal_list(players):
 
 
 def _fx(cid: str, strength: int, trigger: str, effects: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {"id": cid, "name": cid, "group": extra.pop("group", "bloodthirsty"), "strength": strength,
-            "start_position": extra.pop("start", "center"), "copies": 4, "properties": extra.pop("props", []),
-            "personal_abilities": [{"trigger": trigger, "effects": effects, "text": cid}], **extra}
+    return {
+        "id": cid,
+        "name": cid,
+        "group": extra.pop("group", "bloodthirsty"),
+        "strength": strength,
+        "start_position": extra.pop("start", "center"),
+        "copies": 4,
+        "properties": extra.pop("props", []),
+        "personal_abilities": [{"trigger": trigger, "effects": effects, "text": cid}],
+        **extra,
+    }
 
 
-VOCAB = parse_card_set({"cards": [
-    {"id": "s1", "name": "s1", "group": "birds", "strength": 1, "start_position": "center", "copies": 4},
-    {"id": "s3", "name": "s3", "group": "birds", "strength": 3, "start_position": "center", "copies": 4},
-    {"id": "fly2", "name": "fly2", "group": "birds", "strength": 2, "start_position": "center",
-     "properties": ["flight"]},
-    _fx("drainer", 1, "on_enter", [{"do": "drain", "amount": 2}]),
-    _fx("stealer", 1, "on_enter", [{"do": "steal", "amount": 2}]),
-    _fx("discarder", 1, "on_enter", [{"do": "discard", "amount": 1}]),
-    _fx("killer", 1, "on_enter", [{"do": "destroy", "target": "weakest_enemy", "max_strength": 1}]),
-    _fx("bouncer", 1, "on_enter", [{"do": "return", "target": "strongest_enemy"}]),
-    _fx("reviver", 1, "on_enter", [{"do": "revive"}]),
-    _fx("pusher", 1, "activated", [{"do": "move", "target": "strongest_enemy", "direction": "back"}]),
-    _fx("tirer", 1, "on_enter", [{"do": "tire", "target": "ready_enemy"}]),
-    _fx("readier", 1, "on_enter", [{"do": "ready", "target": "own_tired"}]),
-    _fx("hurry", 1, "on_enter", [{"do": "ap", "amount": 1}]),
-    _fx("legacy", 1, "on_leave", [{"do": "gain", "amount": 3}]),
-    _fx("runner", 1, "passive", [{"do": "extra_move", "amount": 1}], start="start"),
-    _fx("banker", 1, "passive", [{"do": "take_bonus", "amount": 2}]),
-    _fx("grounder", 1, "passive", [{"do": "remove", "property": "flight", "target": "enemy"},
-                                   {"do": "strength", "amount": -1, "target": "enemy"}]),
-    _fx("flock", 1, "passive", [{"do": "grant", "property": "jump", "target": "own"}]),
-]})
+VOCAB = parse_card_set(
+    {
+        "cards": [
+            {"id": "s1", "name": "s1", "group": "birds", "strength": 1, "start_position": "center", "copies": 4},
+            {"id": "s3", "name": "s3", "group": "birds", "strength": 3, "start_position": "center", "copies": 4},
+            {
+                "id": "fly2",
+                "name": "fly2",
+                "group": "birds",
+                "strength": 2,
+                "start_position": "center",
+                "properties": ["flight"],
+            },
+            _fx("drainer", 1, "on_enter", [{"do": "drain", "amount": 2}]),
+            _fx("stealer", 1, "on_enter", [{"do": "steal", "amount": 2}]),
+            _fx("discarder", 1, "on_enter", [{"do": "discard", "amount": 1}]),
+            _fx("killer", 1, "on_enter", [{"do": "destroy", "target": "weakest_enemy", "max_strength": 1}]),
+            _fx("bouncer", 1, "on_enter", [{"do": "return", "target": "strongest_enemy"}]),
+            _fx("reviver", 1, "on_enter", [{"do": "revive"}]),
+            _fx("pusher", 1, "activated", [{"do": "move", "target": "strongest_enemy", "direction": "back"}]),
+            _fx("tirer", 1, "on_enter", [{"do": "tire", "target": "ready_enemy"}]),
+            _fx("readier", 1, "on_enter", [{"do": "ready", "target": "own_tired"}]),
+            _fx("hurry", 1, "on_enter", [{"do": "ap", "amount": 1}]),
+            _fx("legacy", 1, "on_leave", [{"do": "gain", "amount": 3}]),
+            _fx("runner", 1, "passive", [{"do": "extra_move", "amount": 1}], start="start"),
+            _fx("banker", 1, "passive", [{"do": "take_bonus", "amount": 2}]),
+            _fx(
+                "grounder",
+                1,
+                "passive",
+                [
+                    {"do": "remove", "property": "flight", "target": "enemy"},
+                    {"do": "strength", "amount": -1, "target": "enemy"},
+                ],
+            ),
+            _fx("flock", 1, "passive", [{"do": "grant", "property": "jump", "target": "own"}]),
+        ]
+    }
+)
 VRULES = type(RULES)(VOCAB)
 
 
@@ -310,8 +402,11 @@ def test_vocabulary_destroy_return_and_on_leave():
 
 
 def test_vocabulary_revive_tire_ready_ap_move():
-    state = position([(5, "s3", 1, C), (6, "s1", 0, C)], hands={0: ("hurry", "tirer", "readier", "reviver")},
-                     fields={6: {"ready": False}})
+    state = position(
+        [(5, "s3", 1, C), (6, "s1", 0, C)],
+        hands={0: ("hurry", "tirer", "readier", "reviver")},
+        fields={6: {"ready": False}},
+    )
     state = evolve(state, discard=("s3", "s1"))
     state, _ = vact(state, Deploy("hurry"))
     assert state.ap == 2, "spent 1, got 1 back"
@@ -331,8 +426,9 @@ def test_vocabulary_revive_tire_ready_ap_move():
 def test_vocabulary_static_effects():
     from app.games.treasure_beasts.properties import derive
 
-    state = position([(1, "runner", 0, S), (2, "banker", 0, C), (3, "grounder", 0, C), (4, "flock", 1, C),
-                      (5, "fly2", 1, C)])
+    state = position(
+        [(1, "runner", 0, S), (2, "banker", 0, C), (3, "grounder", 0, C), (4, "flock", 1, C), (5, "fly2", 1, C)]
+    )
     stats = derive(VOCAB, state)
     assert stats[1].moves == 2 and stats[2].take_bonus == 2
     assert stats[5].strength == 1 and "flight" not in stats[5].props and "jump" in stats[5].props
@@ -392,8 +488,13 @@ def test_lenient_turn_end_needs_a_pass():
 
 
 def test_elimination_discards_silently():
-    state = position([(1, "s1", 1, C), (2, "z_attach", 0, C), (3, "s2", 0, C)], players=3,
-                     treasuries=(6, 0, 6), active=1, fields={2: {"host": 1}})
+    state = position(
+        [(1, "s1", 1, C), (2, "z_attach", 0, C), (3, "s2", 0, C)],
+        players=3,
+        treasuries=(6, 0, 6),
+        active=1,
+        fields={2: {"host": 1}},
+    )
     state, events = act(state, Pass())
     assert state.players[1].eliminated and uids(state) == {3}
     assert not any(e.kind == "ability" for e in events)

@@ -67,8 +67,11 @@ def test_planner_rebuilds_the_position_it_sees():
     state = RULES.initial_state(3, {"center_treasure": 40})
     while state.phase != "main" or state.turn < 4:
         to_act = RULES.to_act(state)
-        actions = ({CHANCE: RULES.sample_chance(state, rng)} if CHANCE in to_act
-                   else {s: rng.choice(list(RULES.legal_actions(state, s))) for s in to_act})
+        actions = (
+            {CHANCE: RULES.sample_chance(state, rng)}
+            if CHANCE in to_act
+            else {s: rng.choice(list(RULES.legal_actions(state, s))) for s in to_act}
+        )
         state, _ = RULES.apply(state, actions)
     seat = state.active
     rebuilt = from_observation(RULES.book, json.loads(json.dumps(RULES.bot_observation(state, seat))))

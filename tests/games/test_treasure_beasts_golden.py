@@ -45,62 +45,121 @@ from app.games.treasure_beasts.state import (
 )
 
 
-def _card(cid: str, strength: int, group: str = "bloodthirsty", start: str = "center",
-          props: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
-    return {"id": cid, "name": cid.upper(), "group": group, "strength": strength, "start_position": start,
-            "properties": list(props), "copies": 4, **extra}
+def _card(
+    cid: str,
+    strength: int,
+    group: str = "bloodthirsty",
+    start: str = "center",
+    props: tuple[str, ...] = (),
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "name": cid.upper(),
+        "group": group,
+        "strength": strength,
+        "start_position": start,
+        "properties": list(props),
+        "copies": 4,
+        **extra,
+    }
 
 
 _DRAW1 = [{"do": "draw", "amount": 1}]
 
-FIXTURES = parse_card_set({"cards": [
-    *(_card(f"s{n}", n) for n in range(1, 7)),
-    _card("fly1", 1, "birds", props=("flight",)),
-    _card("jump2", 2, "felines", props=("jump",)),
-    _card("stealth1", 1, "felines", props=("stealth",)),
-    _card("attent2", 2, props=("attentiveness",)),
-    _card("threat4", 4, props=("threat",)),
-    _card("thief2", 2, props=("theft",)),
-    _card("cc_thief2", 2, props=("theft", "carrying_capacity")),
-    _card("aggro5", 5, props=("aggressiveness", "theft")),
-    _card("peace3", 3, props=("peacefulness",)),
-    _card("pacifist3", 3, "pacifists"),
-    _card("pacifist2", 2, "pacifists"),
-    _card("intercept3", 3, start="bushes", props=("interception",)),
-    _card("slow4", 4, start="start"),
-    _card("drawer", 2, personal_abilities=[{"trigger": "activated", "effects": _DRAW1, "text": "tire: draw 1"}]),
-    _card("enter2", 2, personal_abilities=[{"trigger": "on_enter", "effects": _DRAW1, "text": "enter: draw 1"}]),
-    _card("z_attach", 1, "attachers",
-          attach_option={"hosts": "own", "effects": [{"do": "strength", "amount": 2}], "text": "host +2"},
-          personal_abilities=[{"trigger": "on_enter", "effects": _DRAW1, "text": "enter: draw 1"}]),
-    _card("y_alt", 1, personal_abilities=[{"trigger": "on_enter", "effects": _DRAW1, "text": "enter: draw 1"}],
-          alternative_use={"extra_cost": {"treasure": 1}, "effects": [{"do": "gain", "amount": 2}],
-                           "text": "pay 1: gain 2"}),
-    _card("feline_lead", 2, "felines", group_ability={
-        "required_count": 3, "scope": "own", "effects": [{"do": "strength", "amount": 1, "target": "group"}],
-        "text": "three felines: +1"}),
-    _card("feline", 2, "felines"),
-]})
+FIXTURES = parse_card_set(
+    {
+        "cards": [
+            *(_card(f"s{n}", n) for n in range(1, 7)),
+            _card("fly1", 1, "birds", props=("flight",)),
+            _card("jump2", 2, "felines", props=("jump",)),
+            _card("stealth1", 1, "felines", props=("stealth",)),
+            _card("attent2", 2, props=("attentiveness",)),
+            _card("threat4", 4, props=("threat",)),
+            _card("thief2", 2, props=("theft",)),
+            _card("cc_thief2", 2, props=("theft", "carrying_capacity")),
+            _card("aggro5", 5, props=("aggressiveness", "theft")),
+            _card("peace3", 3, props=("peacefulness",)),
+            _card("pacifist3", 3, "pacifists"),
+            _card("pacifist2", 2, "pacifists"),
+            _card("intercept3", 3, start="bushes", props=("interception",)),
+            _card("slow4", 4, start="start"),
+            _card(
+                "drawer", 2, personal_abilities=[{"trigger": "activated", "effects": _DRAW1, "text": "tire: draw 1"}]
+            ),
+            _card(
+                "enter2", 2, personal_abilities=[{"trigger": "on_enter", "effects": _DRAW1, "text": "enter: draw 1"}]
+            ),
+            _card(
+                "z_attach",
+                1,
+                "attachers",
+                attach_option={"hosts": "own", "effects": [{"do": "strength", "amount": 2}], "text": "host +2"},
+                personal_abilities=[{"trigger": "on_enter", "effects": _DRAW1, "text": "enter: draw 1"}],
+            ),
+            _card(
+                "y_alt",
+                1,
+                personal_abilities=[{"trigger": "on_enter", "effects": _DRAW1, "text": "enter: draw 1"}],
+                alternative_use={
+                    "extra_cost": {"treasure": 1},
+                    "effects": [{"do": "gain", "amount": 2}],
+                    "text": "pay 1: gain 2",
+                },
+            ),
+            _card(
+                "feline_lead",
+                2,
+                "felines",
+                group_ability={
+                    "required_count": 3,
+                    "scope": "own",
+                    "effects": [{"do": "strength", "amount": 1, "target": "group"}],
+                    "text": "three felines: +1",
+                },
+            ),
+            _card("feline", 2, "felines"),
+        ]
+    }
+)
 RULES = TreasureBeasts(FIXTURES)
 C, B, S = ZONE_INDEX["center"], ZONE_INDEX["bushes"], ZONE_INDEX["start"]
 
 
-def position(creatures: list[tuple[int, str, int, int]] | tuple[tuple[int, str, int, int], ...] = (), *,
-             players: int = 3, treasuries: tuple[int, ...] | None = None,
-             hands: dict[int, tuple[str, ...]] | None = None, active: int = 0, ap: int = 2,
-             deck: tuple[str, ...] = ("s1",) * 12, config: Config | None = None, center: int = UNLIMITED,
-             **creature_fields: dict[int, dict[str, Any]]) -> State:
+def position(
+    creatures: list[tuple[int, str, int, int]] | tuple[tuple[int, str, int, int], ...] = (),
+    *,
+    players: int = 3,
+    treasuries: tuple[int, ...] | None = None,
+    hands: dict[int, tuple[str, ...]] | None = None,
+    active: int = 0,
+    ap: int = 2,
+    deck: tuple[str, ...] = ("s1",) * 12,
+    config: Config | None = None,
+    center: int = UNLIMITED,
+    **creature_fields: dict[int, dict[str, Any]],
+) -> State:
     """A main-phase position: creatures ``(uid, card, owner, zone)`` already on the field (not
     fresh, ready), per-uid field changes in ``fields``, hands, treasuries (default 6 each)."""
     hands = hands or {}
     fields = creature_fields.get("fields", {})
     treasuries = treasuries or (6,) * players
-    made = tuple(Creature(uid, card, owner, zone, fresh=False, **fields.get(uid, {}))
-                 for uid, card, owner, zone in creatures)
-    return State(config or Config(), players, MAIN,
-                 tuple(Player(treasuries[s], hands.get(s, ("s1",))) for s in range(players)),
-                 creatures=made, deck=deck, center=center, active=active, ap=ap, turn=1,
-                 next_uid=max((c.uid for c in made), default=0) + 1)
+    made = tuple(
+        Creature(uid, card, owner, zone, fresh=False, **fields.get(uid, {})) for uid, card, owner, zone in creatures
+    )
+    return State(
+        config or Config(),
+        players,
+        MAIN,
+        tuple(Player(treasuries[s], hands.get(s, ("s1",))) for s in range(players)),
+        creatures=made,
+        deck=deck,
+        center=center,
+        active=active,
+        ap=ap,
+        turn=1,
+        next_uid=max((c.uid for c in made), default=0) + 1,
+    )
 
 
 def act(state: State, *actions: Any) -> tuple[State, list[Event]]:
@@ -161,15 +220,13 @@ def test_case_04_tie_both_destroyed():
 
 
 def test_case_05_group_too_weak():
-    state, _ = act(position([(1, "s2", 0, C), (2, "s2", 0, C), (9, "s5", 1, C)]),
-                   Target(9), Join(1), Join(2), Strike())
+    state, _ = act(position([(1, "s2", 0, C), (2, "s2", 0, C), (9, "s5", 1, C)]), Target(9), Join(1), Join(2), Strike())
     assert state.phase == MAIN, "both losses are forced: P2 is not asked"
     assert uids(state) == {9}
 
 
 def test_case_06_exact_sum():
-    state, _ = act(position([(1, "s3", 0, C), (2, "s3", 0, C), (9, "s6", 1, C)]),
-                   Target(9), Join(1), Join(2), Strike())
+    state, _ = act(position([(1, "s3", 0, C), (2, "s3", 0, C), (9, "s6", 1, C)]), Target(9), Join(1), Join(2), Strike())
     assert uids(state) == set()
 
 

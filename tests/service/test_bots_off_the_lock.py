@@ -19,8 +19,9 @@ class WatchedRunner(BotRunner):
     job waits for the test to open it before its answer is used."""
 
     def __init__(self, base: BotRunner, gate: asyncio.Event | None = None) -> None:
-        super().__init__(base.kind, base.workers, timeout_seconds=base.timeout_seconds, imports=base.imports,
-                         nice=base.nice)
+        super().__init__(
+            base.kind, base.workers, timeout_seconds=base.timeout_seconds, imports=base.imports, nice=base.nice
+        )
         self.jobs: list[BotJob] = []
         self.started = asyncio.Event()
         self.gate = gate
@@ -36,8 +37,9 @@ class WatchedRunner(BotRunner):
 
 def _watched(env, gate=None) -> MatchService:
     runner = WatchedRunner(env.service.bots, gate)
-    service = MatchService(env.service.sessionmaker, env.service.hub, settings=env.service.settings,
-                           clock=env.clock, bots=runner)
+    service = MatchService(
+        env.service.sessionmaker, env.service.hub, settings=env.service.settings, clock=env.clock, bots=runner
+    )
     return service
 
 
@@ -51,8 +53,9 @@ async def test_a_slow_bot_does_not_delay_another_match(env, toy):
     process on a busy machine; none waits for the bot)."""
     service = _watched(env)
     alice, bob, carol = env.users
-    slow = (await service.create_match(alice, NAME, {"turn_seconds": 30, "target": 50},
-                                       bots=[BotSeat(1, "slow")]))["id"]
+    slow = (await service.create_match(alice, NAME, {"turn_seconds": 30, "target": 50}, bots=[BotSeat(1, "slow")]))[
+        "id"
+    ]
     snap = await service.snapshot(slow, 0)
     await service.act(slow, alice, {"add": 1}, snap["version"])  # now the slow computer seat is due
     other = (await service.create_match(bob, NAME, {"turn_seconds": 30, "target": 50}))["id"]
@@ -86,8 +89,9 @@ async def test_a_move_chosen_for_an_old_state_is_chosen_again(env, toy):
     gate = asyncio.Event()
     service = _watched(env, gate)
     alice = env.users[0]
-    match_id = (await service.create_match(alice, NAME, {"turn_seconds": 10, "target": 50},
-                                           bots=[BotSeat(1, "random")]))["id"]
+    match_id = (
+        await service.create_match(alice, NAME, {"turn_seconds": 10, "target": 50}, bots=[BotSeat(1, "random")])
+    )["id"]
     env.clock.advance(11)
     sweep = asyncio.create_task(service.process_match(match_id))
     await asyncio.wait_for(service.bots.started.wait(), 10)
@@ -110,9 +114,14 @@ async def test_a_hidden_choice_meanwhile_does_not_make_the_computer_choose_again
     gate = asyncio.Event()
     service = _watched(env, gate)
     alice = env.users[0]
-    match_id = (await service.create_match(alice, "battle_runes", {"turn_seconds": 30, "start_score": 500,
-                                                                   "win_score": 1000},
-                                           bots=[BotSeat(1, "random")]))["id"]
+    match_id = (
+        await service.create_match(
+            alice,
+            "battle_runes",
+            {"turn_seconds": 30, "start_score": 500, "win_score": 1000},
+            bots=[BotSeat(1, "random")],
+        )
+    )["id"]
     sweep = asyncio.create_task(service.process_match(match_id))
     await asyncio.wait_for(service.bots.started.wait(), 10)
     snap = await service.snapshot(match_id, 0)
@@ -130,8 +139,9 @@ async def test_computer_moves_are_reproducible_from_the_seed(env, toy):
     """The worker's choice depends only on the job: the same job gives the same move in the pool
     and inline."""
     service = _watched(env)
-    match_id = (await service.create_match(env.users[0], NAME, {"turn_seconds": 10, "target": 50},
-                                           bots=[BotSeat(1, "random")]))["id"]
+    match_id = (
+        await service.create_match(env.users[0], NAME, {"turn_seconds": 10, "target": 50}, bots=[BotSeat(1, "random")])
+    )["id"]
     snap = await service.snapshot(match_id, 0)
     await service.act(match_id, env.users[0], {"add": 1}, snap["version"])
     await service.process_match(match_id)

@@ -144,7 +144,9 @@ async def test_waiting_match_expires(env):
 
 async def test_match_where_every_human_is_away_is_abandoned(env):
     info = await env.service.create_match(
-        env.users[0], "battle_runes", {"turn_seconds": 20, "start_score": 1000, "win_score": 5000},
+        env.users[0],
+        "battle_runes",
+        {"turn_seconds": 20, "start_score": 1000, "win_score": 5000},
         bots=[BotSeat(1, "random")],
     )
     match_id = info["id"]

@@ -22,7 +22,11 @@ def _user(client, name):
 
 
 def _match(client, a, b):
-    r = client.post("/api/matches", json={"game": "battle_runes", "options": {"turn_seconds": 120, "start_score": 500, "win_score": 1000}}, headers=a)
+    r = client.post(
+        "/api/matches",
+        json={"game": "battle_runes", "options": {"turn_seconds": 120, "start_score": 500, "win_score": 1000}},
+        headers=a,
+    )
     assert r.status_code == 201, r.text
     match_id = r.json()["id"]
     r = client.post(f"/api/matches/{match_id}/join", headers=b)
@@ -95,11 +99,17 @@ BAD_FRAMES = [  # (frame, code, what params say)
     (json.dumps([1, 2]), "bad_message", {"reason": "not_object"}),
     (json.dumps({"type": "dance"}), "bad_message", {"reason": "unknown_type"}),
     (json.dumps({"type": "act", "version": 3}), "bad_message", {"reason": "missing_field", "field": "action"}),
-    (json.dumps({"type": "act", "action": {"runes": ["S1"]}, "version": "x"}), "bad_message",
-     {"reason": "bad_field", "field": "version"}),
+    (
+        json.dumps({"type": "act", "action": {"runes": ["S1"]}, "version": "x"}),
+        "bad_message",
+        {"reason": "bad_field", "field": "version"},
+    ),
     (json.dumps({"type": "hello", "since": -4}), "bad_message", {"reason": "bad_field", "field": "since"}),
-    (json.dumps({"type": "act", "action": {"runes": ["S1", "S2", "S3"]}, "version": 1, "ack": "x" * 200}),
-     "bad_message", {"reason": "bad_field", "field": "ack", "limit": 64}),
+    (
+        json.dumps({"type": "act", "action": {"runes": ["S1", "S2", "S3"]}, "version": 1, "ack": "x" * 200}),
+        "bad_message",
+        {"reason": "bad_field", "field": "ack", "limit": 64},
+    ),
     (json.dumps({"type": "ping", "pad": "x" * 40_000}), "bad_message", {"reason": "too_large", "limit": 16384}),
 ]
 
@@ -117,8 +127,12 @@ def test_bad_frames_get_errors_and_the_socket_stays_usable(two):
             assert err["message"] and err["params"] == params and err["ack"] is None
         ws.send_text(json.dumps({"type": "hello", "since": "x", "ack": "h1"}))  # a readable ack is answered
         assert _recv(ws, "error") | {"message": ""} == {
-            "type": "error", "code": "bad_message", "message": "", "params": {"reason": "bad_field", "field": "since"},
-            "ack": "h1"}
+            "type": "error",
+            "code": "bad_message",
+            "message": "",
+            "params": {"reason": "bad_field", "field": "since"},
+            "ack": "h1",
+        }
         ws.send_bytes(b"\x00\x01")
         err = _recv(ws, "error")
         assert err["code"] == "bad_message" and err["params"] == {"reason": "binary"}
@@ -144,8 +158,9 @@ def test_out_of_turn_stale_and_spectator_errors(two):
         assert err["code"] == "not_your_turn" and err["ack"] == "2"
     # B resolves the turn; then A's old version is stale and A gets a fresh snapshot
     sb = client.get(f"/api/matches/{match_id}/snapshot", headers=b).json()
-    r = client.post(f"/api/matches/{match_id}/act", json={"action": sb["legal"][0], "version": sb["version"]},
-                    headers=b)
+    r = client.post(
+        f"/api/matches/{match_id}/act", json={"action": sb["legal"][0], "version": sb["version"]}, headers=b
+    )
     assert r.status_code == 200, r.text
     with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as ws:
         ws.send_json({"type": "hello", "since": 0})
@@ -174,8 +189,11 @@ def test_game_over_after_the_end(client):
     a = _user(client, "alice")
     r = client.post(
         "/api/matches",
-        json={"game": "battle_runes", "options": {"turn_seconds": 30, "start_score": 1},
-              "computer": [{"seat": 1, "level": "random"}]},
+        json={
+            "game": "battle_runes",
+            "options": {"turn_seconds": 30, "start_score": 1},
+            "computer": [{"seat": 1, "level": "random"}],
+        },
         headers=a,
     )
     assert r.status_code == 201, r.text
@@ -230,8 +248,12 @@ def test_two_tabs_of_one_player_and_a_reconnect_that_misses_nothing(two):
 def test_huge_numbers_and_deep_nesting_are_refused_cleanly(two):
     client, a, _b, match_id = two
     huge = 10**30
-    for path in (f"/api/matches/{huge}", f"/api/matches/{match_id}/events?since={huge}",
-                 f"/api/matches/{huge}/snapshot", f"/api/decks/{huge}"):
+    for path in (
+        f"/api/matches/{huge}",
+        f"/api/matches/{match_id}/events?since={huge}",
+        f"/api/matches/{huge}/snapshot",
+        f"/api/decks/{huge}",
+    ):
         r = client.get(path, headers=a)
         assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error", path
     assert client.get(f"/matches/{huge}").status_code == 422

@@ -56,9 +56,11 @@ def test_no_frame_carries_an_identity_its_recipient_was_not_shown(client, option
     frames: dict[int | None, list[dict]] = {0: [], 1: [], None: []}
     rng = random.Random(5)
     client.cookies.clear()
-    with client.websocket_connect(url, headers=dict(red)) as w0, \
-            client.websocket_connect(url, headers=dict(blue)) as w1, \
-            client.websocket_connect(url) as ws:
+    with (
+        client.websocket_connect(url, headers=dict(red)) as w0,
+        client.websocket_connect(url, headers=dict(blue)) as w1,
+        client.websocket_connect(url) as ws,
+    ):
         sockets = {0: w0, 1: w1, None: ws}
         for viewer, sock in sockets.items():
             sock.send_json({"type": "hello", "since": 0})

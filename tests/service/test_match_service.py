@@ -17,8 +17,10 @@ from app.matches.service import BotSeat
 async def _events(env, match_id):
     async with env.service.sessionmaker() as s:
         return (
-            await s.execute(select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.version))
-        ).scalars().all()
+            (await s.execute(select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.version)))
+            .scalars()
+            .all()
+        )
 
 
 async def _match(env, match_id):

@@ -102,8 +102,10 @@ async def test_sigkill_and_restart_lose_no_acknowledged_action(tmp_path):
         a, b = _token(server.base_url, "alice"), _token(server.base_url, "bobby")
         match_id = _create(server.base_url, a, b, {"turn_seconds": 3})
         path = f"/ws/matches/{match_id}"
-        async with connect(server.ws_url + path, additional_headers=a) as wa, \
-                connect(server.ws_url + path, additional_headers=b) as wb:
+        async with (
+            connect(server.ws_url + path, additional_headers=a) as wa,
+            connect(server.ws_url + path, additional_headers=b) as wb,
+        ):
             pa, pb = Player(wa, 0), Player(wb, 1)
             await pa.hello()
             await pb.hello()
@@ -119,8 +121,10 @@ async def test_sigkill_and_restart_lose_no_acknowledged_action(tmp_path):
         await asyncio.sleep(3.5)  # seat 1's deadline passes while the server is down
         server.start()
         started = time.monotonic()
-        async with connect(server.ws_url + path, additional_headers=a) as wa, \
-                connect(server.ws_url + path, additional_headers=b) as wb:
+        async with (
+            connect(server.ws_url + path, additional_headers=a) as wa,
+            connect(server.ws_url + path, additional_headers=b) as wb,
+        ):
             pa.ws, pb.ws = wa, wb
             snap = await pa.hello(since=pa.snap["version"])
             while snap["view"]["turn"] == turn:  # the overdue seat is handled right after start
@@ -166,8 +170,13 @@ async def test_two_processes_handle_each_overdue_seat_once(tmp_path):
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         await conn.execute(text(f'CREATE DATABASE "{name}"'))
     url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
-    env = server_env(url, REDIS_URL="redis://127.0.0.1:6379/14", BOT_DELAY_SECONDS="0.05",
-                     CLOCK_TICK_SECONDS="0.05", ABANDON_AFTER_SECONDS="3600")
+    env = server_env(
+        url,
+        REDIS_URL="redis://127.0.0.1:6379/14",
+        BOT_DELAY_SECONDS="0.05",
+        CLOCK_TICK_SECONDS="0.05",
+        ABANDON_AFTER_SECONDS="3600",
+    )
     migrate(env)
     servers = [ServerProcess(env, tmp_path / f"server{i}.log").start() for i in range(2)]
     try:

@@ -22,8 +22,10 @@ NAME = "tally_test"
 async def _rows(env, match_id):
     async with env.service.sessionmaker() as s:
         return (
-            await s.execute(select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat))
-        ).scalars().all()
+            (await s.execute(select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)))
+            .scalars()
+            .all()
+        )
 
 
 async def _tally(env, players=2, bots=(), **options):
@@ -67,12 +69,23 @@ async def test_an_end_by_the_rules_writes_one_row_per_seat_and_announces_it(env,
     rows = await _rows(env, match_id)
     assert m.status == "finished" and m.origin == "casual"
     _check_rows(rows, m, [False, False])
-    assert [(r.result, r.rank, r.score, r.reason) for r in rows] == [("win", 1, 4.0, "target"), ("loss", 2, 1.0, "target")]
+    assert [(r.result, r.rank, r.score, r.reason) for r in rows] == [
+        ("win", 1, 4.0, "target"),
+        ("loss", 2, 1.0, "target"),
+    ]
     assert [r.user_id for r in rows] == env.users[:2]
     assert finished == [match_id]
     assert await env.service.results(match_id) == [
-        {"seat": r.seat, "user_id": r.user_id, "team": r.team, "rank": r.rank, "result": r.result,
-         "reason": r.reason, "score": r.score, "computer_finished": r.computer_finished}
+        {
+            "seat": r.seat,
+            "user_id": r.user_id,
+            "team": r.team,
+            "rank": r.rank,
+            "result": r.result,
+            "reason": r.reason,
+            "score": r.score,
+            "computer_finished": r.computer_finished,
+        }
         for r in rows
     ]
 
@@ -158,8 +171,11 @@ async def test_timeouts_played_to_the_end(env, toy):
 async def test_abandonment_writes_draws(env, toy):
     settings = env.service.settings.model_copy(update={"abandon_after_seconds": 40})
     service = MatchService(env.service.sessionmaker, LocalHub(), settings=settings, clock=env.clock)
-    match_id = (await service.create_match(env.users[0], NAME, {"turn_seconds": 10, "target": 1000},
-                                           bots=[BotSeat(1, "random")]))["id"]
+    match_id = (
+        await service.create_match(
+            env.users[0], NAME, {"turn_seconds": 10, "target": 1000}, bots=[BotSeat(1, "random")]
+        )
+    )["id"]
     for _ in range(40):
         m = await _match(env, match_id)
         if m.status != "active":
@@ -247,30 +263,47 @@ def test_the_migration_backfills_results_of_finished_matches(tmp_path):
     command.upgrade(cfg, "b48fe560f964")  # the schema of the old code
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:
-        conn.execute(text("INSERT INTO users (id, name, name_key, password_hash, created_at) "
-                          "VALUES (1, 'alice', 'alice', 'x', '2026-01-01 00:00:00')"))
+        conn.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, password_hash, created_at) "
+                "VALUES (1, 'alice', 'alice', 'x', '2026-01-01 00:00:00')"
+            )
+        )
         for match_id, status, result in (
             (1, "finished", '{"results": ["loss", "win"], "scores": [3, 50], "reason": "score_50", "ranks": [2, 1]}'),
             (2, "active", None),
         ):
-            conn.execute(text(
-                "INSERT INTO matches (id, game, options, num_players, status, seed, seed_hash, version, "
-                "state_version, pending, result, created_at, finished_at) VALUES (:id, 'battle_runes', '{}', 2, "
-                ":status, 's', 'h', 9, 9, '{}', :result, '2026-01-01 00:00:00', '2026-01-01 01:00:00')"
-            ), {"id": match_id, "status": status, "result": result})
+            conn.execute(
+                text(
+                    "INSERT INTO matches (id, game, options, num_players, status, seed, seed_hash, version, "
+                    "state_version, pending, result, created_at, finished_at) VALUES (:id, 'battle_runes', '{}', 2, "
+                    ":status, 's', 'h', 9, 9, '{}', :result, '2026-01-01 00:00:00', '2026-01-01 01:00:00')"
+                ),
+                {"id": match_id, "status": status, "result": result},
+            )
             for seat in (0, 1):
-                conn.execute(text(
-                    "INSERT INTO match_seats (match_id, seat, user_id, bot_level, timeouts_in_row, away, result, "
-                    "score) VALUES (:m, :seat, :user, :bot, 0, 0, :result, :score)"
-                ), {"m": match_id, "seat": seat, "user": 1 if seat == 0 else None, "bot": None if seat == 0 else "nash",
-                    "result": None if result is None else ("loss", "win")[seat],
-                    "score": None if result is None else (3, 50)[seat]})
+                conn.execute(
+                    text(
+                        "INSERT INTO match_seats (match_id, seat, user_id, bot_level, timeouts_in_row, away, result, "
+                        "score) VALUES (:m, :seat, :user, :bot, 0, 0, :result, :score)"
+                    ),
+                    {
+                        "m": match_id,
+                        "seat": seat,
+                        "user": 1 if seat == 0 else None,
+                        "bot": None if seat == 0 else "nash",
+                        "result": None if result is None else ("loss", "win")[seat],
+                        "score": None if result is None else (3, 50)[seat],
+                    },
+                )
     command.upgrade(cfg, "head")
     with engine.connect() as conn:
-        rows = conn.execute(text(
-            "SELECT match_id, seat, user_id, team, rank, result, reason, score, computer_finished "
-            "FROM match_results ORDER BY match_id, seat"
-        )).all()
+        rows = conn.execute(
+            text(
+                "SELECT match_id, seat, user_id, team, rank, result, reason, score, computer_finished "
+                "FROM match_results ORDER BY match_id, seat"
+            )
+        ).all()
         origins = conn.execute(text("SELECT origin FROM matches ORDER BY id")).scalars().all()
     engine.dispose()
     assert [tuple(r) for r in rows] == [

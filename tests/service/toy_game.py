@@ -76,7 +76,7 @@ class Tally(BaseRules[TallyState, Add]):
         raise IllegalAction("tally has no chance")
 
     def apply(self, state: TallyState, actions: Mapping[int, Add]) -> tuple[TallyState, Sequence[Event]]:
-        (seat, action), = actions.items()
+        ((seat, action),) = actions.items()
         points = list(state.points)
         points[seat] += action.n * self.factor
         return TallyState(state.num_players, state.target, state.turn + 1, tuple(points)), [
@@ -117,8 +117,9 @@ class DoubleTally(Tally):
 class RandomBot:
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, Any], legal: Sequence[Any], rng: random.Random,
-               budget_ms: int = 50) -> Any:
+    def choose(
+        self, observation: Mapping[str, Any], legal: Sequence[Any], rng: random.Random, budget_ms: int = 50
+    ) -> Any:
         return legal[rng.randrange(len(legal))]
 
 
@@ -127,8 +128,9 @@ class SlowBot:
 
     name: ClassVar[str] = "slow"
 
-    def choose(self, observation: Mapping[str, Any], legal: Sequence[Any], rng: random.Random,
-               budget_ms: int = 50) -> Any:
+    def choose(
+        self, observation: Mapping[str, Any], legal: Sequence[Any], rng: random.Random, budget_ms: int = 50
+    ) -> Any:
         end = time.process_time() + SLOW_SECONDS
         n = 0
         while time.process_time() < end:
@@ -140,8 +142,12 @@ def install() -> None:
     """Register the game (and its variants and bots) unless it is registered."""
     if NAME not in registry._GAMES:
         plain = Tally()
-        register(plain, bots={"random": RandomBot, "slow": SlowBot}, variant_option="variant",
-                 variants={"plain": plain, "double": DoubleTally()})
+        register(
+            plain,
+            bots={"random": RandomBot, "slow": SlowBot},
+            variant_option="variant",
+            variants={"plain": plain, "double": DoubleTally()},
+        )
 
 
 def uninstall() -> None:

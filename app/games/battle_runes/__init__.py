@@ -13,7 +13,23 @@ from .state import BattleRunesState, Config
 RULES = register(BattleRunes(), bots={"random": RandomBot, "greedy": GreedyBot, "nash": NashBot})
 
 __all__ = [
-    "CODEC", "RULES", "BattleRunes", "BattleRunesAction", "BattleRunesState", "Config", "GreedyBot", "NashBot",
-    "Pick", "RandomBot", "Resolution", "ResolveOptions", "Shuffle", "Step", "end_check", "hand_picks",
-    "resolve_turn", "settle_scores", "sort_runes",
+    "CODEC",
+    "RULES",
+    "BattleRunes",
+    "BattleRunesAction",
+    "BattleRunesState",
+    "Config",
+    "GreedyBot",
+    "NashBot",
+    "Pick",
+    "RandomBot",
+    "Resolution",
+    "ResolveOptions",
+    "Shuffle",
+    "Step",
+    "end_check",
+    "hand_picks",
+    "resolve_turn",
+    "settle_scores",
+    "sort_runes",
 ]

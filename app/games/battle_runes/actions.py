@@ -145,8 +145,18 @@ def hand_picks(hand: Runes) -> tuple[Pick, ...]:
         if a != b != c != d != e:  # distinct when in catalog order (else a lookup below fails)
             picks = _PICKS
             try:
-                return (picks[a, b, c], picks[a, b, d], picks[a, b, e], picks[a, c, d], picks[a, c, e],
-                        picks[a, d, e], picks[b, c, d], picks[b, c, e], picks[b, d, e], picks[c, d, e])
+                return (
+                    picks[a, b, c],
+                    picks[a, b, d],
+                    picks[a, b, e],
+                    picks[a, c, d],
+                    picks[a, c, e],
+                    picks[a, d, e],
+                    picks[b, c, d],
+                    picks[b, c, e],
+                    picks[b, d, e],
+                    picks[c, d, e],
+                )
             except KeyError:  # not in catalog order (every pick is stored with its runes sorted)
                 pass
     return tuple(dict.fromkeys(Pick.of(*runes) for runes in itertools.combinations(hand, PICK_SIZE)))

@@ -35,8 +35,9 @@ def _view(observation: Mapping[str, JSON], legal: Sequence[Pick]) -> tuple[int, 
     return seat, scores, ResolveOptions.of(observation.get("options"))
 
 
-def _scores_after(seat: int, mine: Sequence[str], theirs: Sequence[str], scores: tuple[int, int],
-                  options: ResolveOptions) -> tuple[int, int]:
+def _scores_after(
+    seat: int, mine: Sequence[str], theirs: Sequence[str], scores: tuple[int, int], options: ResolveOptions
+) -> tuple[int, int]:
     if seat == 0:
         return settle_scores(mine, theirs, scores, options)
     return settle_scores(theirs, mine, scores, options)
@@ -47,8 +48,9 @@ class RandomBot:
 
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Pick], rng: random.Random,
-               budget_ms: int = 50) -> Pick:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[Pick], rng: random.Random, budget_ms: int = 50
+    ) -> Pick:
         """:returns: one element of ``legal``. :raises IndexError: ``legal`` is empty."""
         return legal[rng.randrange(len(legal))]
 
@@ -64,8 +66,9 @@ class GreedyBot:
 
     name: ClassVar[str] = "greedy"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Pick], rng: random.Random,
-               budget_ms: int = 50) -> Pick:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[Pick], rng: random.Random, budget_ms: int = 50
+    ) -> Pick:
         """:returns: one element of ``legal``. :raises ValueError: not a choosing seat."""
         seat, scores, options = _view(observation, legal)
         best: list[Pick] = []
@@ -188,8 +191,9 @@ class NashBot:
                 matrix[i, j] = value
         return matrix
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[Pick], rng: random.Random,
-               budget_ms: int = 50) -> Pick:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[Pick], rng: random.Random, budget_ms: int = 50
+    ) -> Pick:
         """Sample a pick from the equilibrium strategy. :returns: one element of ``legal``."""
         probs, _ = self.strategy(observation, legal)
         r = rng.random()

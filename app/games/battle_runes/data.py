@@ -199,7 +199,14 @@ def catalog_entries() -> list[dict[str, Any]]:
     """The card faces for pages and clients: ``[{"id", "name", "name_ru", "kind", "order", "text",
     "copies"}]`` in catalog order."""
     return [
-        {"id": r.id, "name": r.name, "name_ru": r.name_ru, "kind": r.kind, "order": r.order,
-         "text": r.text, "copies": r.copies}
+        {
+            "id": r.id,
+            "name": r.name,
+            "name_ru": r.name_ru,
+            "kind": r.kind,
+            "order": r.order,
+            "text": r.text,
+            "copies": r.copies,
+        }
         for r in RUNE_BOOK.runes
     ]

@@ -56,11 +56,17 @@ from .state import (
 JSON = Any
 
 __all__ = [
-    "BattleRunes", "BattleRunesState", "Config", "Pick", "Shuffle", "end_check", "hand_picks", "sort_runes",
+    "BattleRunes",
+    "BattleRunesState",
+    "Config",
+    "Pick",
+    "Shuffle",
+    "end_check",
+    "hand_picks",
+    "sort_runes",
 ]
 
-_TO_ACT = {SHUFFLE: frozenset({CHANCE}), RESHUFFLE: frozenset({CHANCE}), CHOOSE: frozenset({0, 1}),
-           OVER: frozenset()}
+_TO_ACT = {SHUFFLE: frozenset({CHANCE}), RESHUFFLE: frozenset({CHANCE}), CHOOSE: frozenset({0, 1}), OVER: frozenset()}
 _NO_PICKS: tuple[Pick, ...] = ()
 _FULL_DECK = sort_runes(DECK)
 
@@ -113,7 +119,9 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
     }
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {"r2p5_bonus_kind": ("destruction", "construction")}
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {
-        "max_turns": (0, 1000), "start_score": (1, 10_000), "win_score": (1, 10_000),
+        "max_turns": (0, 1000),
+        "start_score": (1, 10_000),
+        "win_score": (1, 10_000),
     }
     #: the bot level that plays a seat whose clock ran out: the spec's default policy (AMBIGUITY 14).
     timeout_bot_level: ClassVar[str] = "greedy"
@@ -134,9 +142,7 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
         if out["win_score"] < 1:
             raise BadOptions(f"{self.name}: win_score must be >= 1, got {out['win_score']}")
         if not 0 < out["start_score"] < out["win_score"]:
-            raise BadOptions(
-                f"{self.name}: start_score must be between 1 and win_score - 1, got {out['start_score']}"
-            )
+            raise BadOptions(f"{self.name}: start_score must be between 1 and win_score - 1, got {out['start_score']}")
         return out
 
     def initial_state(self, num_players: int, options: Mapping[str, JSON]) -> BattleRunesState:
@@ -190,8 +196,13 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
         if scores is None:
             scores = (config.start_score, config.start_score)
         return BattleRunesState(
-            config, CHOOSE, turn, (int(scores[0]), int(scores[1])), (new_hands[0], new_hands[1]),
-            (new_decks[0], new_decks[1]), (new_discards[0], new_discards[1]),
+            config,
+            CHOOSE,
+            turn,
+            (int(scores[0]), int(scores[1])),
+            (new_hands[0], new_hands[1]),
+            (new_decks[0], new_decks[1]),
+            (new_discards[0], new_discards[1]),
         )
 
     # ------------------------------------------------------------------ queries
@@ -261,7 +272,8 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
             if sort_runes(order) != _FULL_DECK:
                 raise IllegalAction(f"{self.name}: seat {seat}'s shuffled deck is not the full deck")
         new = evolve(
-            state, phase=CHOOSE,
+            state,
+            phase=CHOOSE,
             hands=(sort_runes(orders[0][:HAND_SIZE]), sort_runes(orders[1][:HAND_SIZE])),
             decks=(orders[0][HAND_SIZE:], orders[1][HAND_SIZE:]),
         )
@@ -284,12 +296,24 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
             hands[seat] = sort_runes(hands[seat] + order[:need])
             decks[seat] = order[need:]
             discards[seat] = state.table[seat]
-            events.append(Event("deck_reshuffled", {
-                "seat": seat, "reshuffled": len(order), "deck_size": len(decks[seat]),
-            }))
+            events.append(
+                Event(
+                    "deck_reshuffled",
+                    {
+                        "seat": seat,
+                        "reshuffled": len(order),
+                        "deck_size": len(decks[seat]),
+                    },
+                )
+            )
         new = evolve(
-            state, phase=CHOOSE, hands=(hands[0], hands[1]), decks=(decks[0], decks[1]),
-            discards=(discards[0], discards[1]), table=((), ()), owed=(0, 0),
+            state,
+            phase=CHOOSE,
+            hands=(hands[0], hands[1]),
+            decks=(decks[0], decks[1]),
+            discards=(discards[0], discards[1]),
+            table=((), ()),
+            owed=(0, 0),
         )
         events.append(_hands_event(new))
         return new, events
@@ -310,9 +334,16 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
         if outcome is not None:
             # Clean up (the played runes leave the table); nothing more is dealt.
             new = evolve(
-                state, phase=OVER, turn=turn, scores=scores, hands=(rest_a, rest_b),
-                discards=(state.discards[0] + picks[0], state.discards[1] + picks[1]), table=((), ()),
-                owed=(0, 0), last=res, outcome=outcome,
+                state,
+                phase=OVER,
+                turn=turn,
+                scores=scores,
+                hands=(rest_a, rest_b),
+                discards=(state.discards[0] + picks[0], state.discards[1] + picks[1]),
+                table=((), ()),
+                owed=(0, 0),
+                last=res,
+                outcome=outcome,
             )
             events.append(Event("game_over", outcome.to_json()))
             return new, events
@@ -325,7 +356,7 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
             deck = state.decks[seat]
             taken = deck[:DEAL_SIZE]
             hands.append(sort_runes(rest + taken) if taken else rest)
-            decks.append(deck[len(taken):])
+            decks.append(deck[len(taken) :])
             short = DEAL_SIZE - len(taken)
             owed.append(short)
             if short:  # reshuffle pending: this turn's runes stay on the table meanwhile
@@ -336,8 +367,16 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
                 table.append(())
         phase = RESHUFFLE if owed[0] or owed[1] else CHOOSE
         new = evolve(
-            state, phase=phase, turn=turn, scores=scores, hands=(hands[0], hands[1]), decks=(decks[0], decks[1]),
-            discards=(discards[0], discards[1]), table=(table[0], table[1]), owed=(owed[0], owed[1]), last=res,
+            state,
+            phase=phase,
+            turn=turn,
+            scores=scores,
+            hands=(hands[0], hands[1]),
+            decks=(decks[0], decks[1]),
+            discards=(discards[0], discards[1]),
+            table=(table[0], table[1]),
+            owed=(owed[0], owed[1]),
+            last=res,
             outcome=None,
         )
         if phase == CHOOSE:
@@ -373,8 +412,10 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
             "scores": list(state.scores),
             "hands": [list(state.hands[0]), list(state.hands[1])],
             "deck_sizes": [len(state.decks[0]), len(state.decks[1])],
-            "discard_sizes": [len(state.discards[0]) + len(state.table[0]),
-                              len(state.discards[1]) + len(state.table[1])],
+            "discard_sizes": [
+                len(state.discards[0]) + len(state.table[0]),
+                len(state.discards[1]) + len(state.table[1]),
+            ],
             "last": None if state.last is None else state.last.to_json(),
             "over": state.phase == OVER,
             "outcome": None if state.outcome is None else state.outcome.to_json(),
@@ -416,9 +457,11 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
 
 
 def _hands_event(state: BattleRunesState) -> Event:
-    return Event("hands_dealt", {
-        "turn": state.turn,
-        "hands": [list(state.hands[0]), list(state.hands[1])],
-        "deck_sizes": [len(state.decks[0]), len(state.decks[1])],
-    })
-
+    return Event(
+        "hands_dealt",
+        {
+            "turn": state.turn,
+            "hands": [list(state.hands[0]), list(state.hands[1])],
+            "deck_sizes": [len(state.decks[0]), len(state.decks[1])],
+        },
+    )

@@ -48,8 +48,12 @@ _WHAT = {"construction": "S", "destruction": "R"}
 
 #: the old resolver's words for each bonus condition (its ``_CONDITION_TEXT``), by condition id
 CONDITION_TEXT = {
-    "water_any": "Water was played", "water_self": "own Water", "water_opp": "opponent's Water",
-    "fire_any": "Fire was played", "fire_self": "own Fire", "fire_opp": "opponent's Fire",
+    "water_any": "Water was played",
+    "water_self": "own Water",
+    "water_opp": "opponent's Water",
+    "fire_any": "Fire was played",
+    "fire_self": "own Fire",
+    "fire_opp": "opponent's Fire",
     "opp_no_modifier": "opponent played no modifier",
     "opp_base_destruction_zero": "opponent played no destruction",
     "opp_base_construction_zero": "opponent played no construction",

@@ -27,26 +27,60 @@ _BUILD, _DESTROY, _MODIFIER = 0, 1, 2
 _KIND = {"build": _BUILD, "destroy": _DESTROY, "modifier": _MODIFIER}
 
 # conditions
-(_ALWAYS, _WATER_ANY, _WATER_SELF, _WATER_OPP, _FIRE_ANY, _FIRE_SELF, _FIRE_OPP, _OPP_NO_MOD,
- _OPP_NO_DES, _OPP_NO_CON) = range(10)
+(
+    _ALWAYS,
+    _WATER_ANY,
+    _WATER_SELF,
+    _WATER_OPP,
+    _FIRE_ANY,
+    _FIRE_SELF,
+    _FIRE_OPP,
+    _OPP_NO_MOD,
+    _OPP_NO_DES,
+    _OPP_NO_CON,
+) = range(10)
 _CONDITION = {
-    "always": _ALWAYS, "water_any": _WATER_ANY, "water_self": _WATER_SELF, "water_opp": _WATER_OPP,
-    "fire_any": _FIRE_ANY, "fire_self": _FIRE_SELF, "fire_opp": _FIRE_OPP,
-    "opp_no_modifier": _OPP_NO_MOD, "opp_base_destruction_zero": _OPP_NO_DES,
+    "always": _ALWAYS,
+    "water_any": _WATER_ANY,
+    "water_self": _WATER_SELF,
+    "water_opp": _WATER_OPP,
+    "fire_any": _FIRE_ANY,
+    "fire_self": _FIRE_SELF,
+    "fire_opp": _FIRE_OPP,
+    "opp_no_modifier": _OPP_NO_MOD,
+    "opp_base_destruction_zero": _OPP_NO_DES,
     "opp_base_construction_zero": _OPP_NO_CON,
 }
 #: condition number -> its id in ``runes.yaml`` (a step's ``condition`` param)
 _CONDITION_ID = {number: cid for cid, number in _CONDITION.items()}
 
 # modifier effects
-(_NONE, _ENABLER, _ANNUL, _DOUBLE_S, _DOUBLE_R, _DIFF_S, _DIFF_R, _SWAP_SELF, _SWAP_OPP, _SWAP_S,
- _SWAP_R, _SWAP_ALL) = range(12)
+(
+    _NONE,
+    _ENABLER,
+    _ANNUL,
+    _DOUBLE_S,
+    _DOUBLE_R,
+    _DIFF_S,
+    _DIFF_R,
+    _SWAP_SELF,
+    _SWAP_OPP,
+    _SWAP_S,
+    _SWAP_R,
+    _SWAP_ALL,
+) = range(12)
 _EFFECT = {
-    None: _NONE, "none_enabler": _ENABLER, "annul_turn_if_fire_or_water_any": _ANNUL,
-    "double_own_S": _DOUBLE_S, "double_own_R": _DOUBLE_R,
-    "add_2x_abs_diff_S_to_leader": _DIFF_S, "add_2x_abs_diff_R_to_leader": _DIFF_R,
-    "swap_own_S_R": _SWAP_SELF, "swap_opp_S_R": _SWAP_OPP,
-    "swap_S_between_players": _SWAP_S, "swap_R_between_players": _SWAP_R,
+    None: _NONE,
+    "none_enabler": _ENABLER,
+    "annul_turn_if_fire_or_water_any": _ANNUL,
+    "double_own_S": _DOUBLE_S,
+    "double_own_R": _DOUBLE_R,
+    "add_2x_abs_diff_S_to_leader": _DIFF_S,
+    "add_2x_abs_diff_R_to_leader": _DIFF_R,
+    "swap_own_S_R": _SWAP_SELF,
+    "swap_opp_S_R": _SWAP_OPP,
+    "swap_S_between_players": _SWAP_S,
+    "swap_R_between_players": _SWAP_R,
     "swap_total_scores_if_fire_and_water_any": _SWAP_ALL,
 }
 _POINTS = {"build": 0, "destroy": 1}  # index into (S, R)
@@ -77,8 +111,13 @@ def _row(rune: Any) -> _RuneRow:
         bonus=rune.bonus if isinstance(rune.bonus, int) else 0,
         bonus_to=default_to,
         bonus_to_printed=_POINTS[printed] if printed else default_to,
-        cross=(_CROSS_ADD_R if rune.bonus == "own_base_destruction"
-               else _CROSS_ADD_S if rune.bonus == "own_base_construction" else _CROSS_NONE),
+        cross=(
+            _CROSS_ADD_R
+            if rune.bonus == "own_base_destruction"
+            else _CROSS_ADD_S
+            if rune.bonus == "own_base_construction"
+            else _CROSS_NONE
+        ),
         effect=_EFFECT[rune.effect],
     )
 
@@ -152,8 +191,15 @@ class Step:
 
     def to_json(self) -> dict[str, JSON]:
         """``{"rune", "seat", "order", "S": [a, b], "R": [a, b], "code", "params": {name: value}}``."""
-        return {"rune": self.rune, "seat": self.seat, "order": self.order,
-                "S": list(self.S), "R": list(self.R), "code": self.code, "params": dict(self.params)}
+        return {
+            "rune": self.rune,
+            "seat": self.seat,
+            "order": self.order,
+            "S": list(self.S),
+            "R": list(self.R),
+            "code": self.code,
+            "params": dict(self.params),
+        }
 
     @classmethod
     def from_json(cls, obj: Mapping[str, JSON]) -> Step:
@@ -177,9 +223,7 @@ def _params(values: Mapping[str, JSON]) -> StepParams:
     return tuple(sorted(values.items()))
 
 
-def _step(
-    rune: str, seat: int, order: int | None, S: IntPair, R: IntPair, code: str, /, **params: int | str
-) -> Step:
+def _step(rune: str, seat: int, order: int | None, S: IntPair, R: IntPair, code: str, /, **params: int | str) -> Step:
     return Step(rune, seat, order, S, R, code, tuple(sorted(params.items())))
 
 
@@ -281,13 +325,24 @@ def resolve_turn(
     opts = ResolveOptions.of(options)
     pa, pb = tuple(picks[0]), tuple(picks[1])
     steps: list[Step] = []
-    out = _resolve(pa, pb, scores[0], scores[1], opts.r2p5_bonus_kind == "construction",
-                   opts.zero_blocks_swap_all, steps)
+    out = _resolve(
+        pa, pb, scores[0], scores[1], opts.r2p5_bonus_kind == "construction", opts.zero_blocks_swap_all, steps
+    )
     annulled, base_s, base_r, fin_s, fin_r, settled, swaps, after, fire, water = out
     return Resolution(
-        picks=(pa, pb), scores_before=(scores[0], scores[1]), fire=fire, water=water,
-        annulled=annulled, base_S=base_s, base_R=base_r, steps=tuple(steps), final_S=fin_s,
-        final_R=fin_r, scores_settled=settled, swap_all_applied=swaps, scores_after=after,
+        picks=(pa, pb),
+        scores_before=(scores[0], scores[1]),
+        fire=fire,
+        water=water,
+        annulled=annulled,
+        base_S=base_s,
+        base_R=base_r,
+        steps=tuple(steps),
+        final_S=fin_s,
+        final_R=fin_r,
+        scores_settled=settled,
+        swap_all_applied=swaps,
+        scores_after=after,
     )
 
 
@@ -295,8 +350,15 @@ def settle_scores(
     pick_a: Sequence[str], pick_b: Sequence[str], scores: tuple[int, int], options: ResolveOptions
 ) -> tuple[int, int]:
     """The new scores only (no breakdown): the bots' fast path. Same rules as :func:`resolve_turn`."""
-    return _resolve(pick_a, pick_b, scores[0], scores[1], options.r2p5_bonus_kind == "construction",
-                    options.zero_blocks_swap_all, None)[7]
+    return _resolve(
+        pick_a,
+        pick_b,
+        scores[0],
+        scores[1],
+        options.r2p5_bonus_kind == "construction",
+        options.zero_blocks_swap_all,
+        None,
+    )[7]
 
 
 IntPair = tuple[int, int]
@@ -307,7 +369,12 @@ _Resolved = tuple[bool, IntPair, IntPair, IntPair, IntPair, IntPair, int, IntPai
 
 
 def _resolve(
-    pa: Sequence[str], pb: Sequence[str], score_a: int, score_b: int, literal_r2p5: bool, zero_blocks: bool,
+    pa: Sequence[str],
+    pb: Sequence[str],
+    score_a: int,
+    score_b: int,
+    literal_r2p5: bool,
+    zero_blocks: bool,
     rec: list[Step] | None,
 ) -> _Resolved:
     """Spec section 5 on rune-id sequences; appends :class:`Step` to ``rec`` unless it is None.
@@ -401,12 +468,25 @@ def _resolve(
                 if rec is not None:
                     what = "S" if pts_index == 0 else "R"
                     if hit:
-                        rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "points", base=row.base,
-                                         what=what, bonus=row.bonus, bonus_what="S" if bonus_to == 0 else "R",
-                                         condition=_CONDITION_ID[c]))
+                        rec.append(
+                            _step(
+                                rid,
+                                p,
+                                row.order,
+                                (S[0], S[1]),
+                                (R[0], R[1]),
+                                "points",
+                                base=row.base,
+                                what=what,
+                                bonus=row.bonus,
+                                bonus_what="S" if bonus_to == 0 else "R",
+                                condition=_CONDITION_ID[c],
+                            )
+                        )
                     else:
-                        rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "points", base=row.base,
-                                         what=what))
+                        rec.append(
+                            _step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "points", base=row.base, what=what)
+                        )
 
     # Step 4: cross terms, both reading the pre-cross values (AMBIGUITY 6).
     s0 = (S[0], S[1])
@@ -416,22 +496,21 @@ def _resolve(
             if row.cross == _CROSS_ADD_R:
                 S[p] += r0[p]
                 if rec is not None:
-                    rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "cross",
-                                     gain=r0[p], what="S", source="R"))
+                    rec.append(
+                        _step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "cross", gain=r0[p], what="S", source="R")
+                    )
             elif row.cross == _CROSS_ADD_S:
                 R[p] += s0[p]
                 if rec is not None:
-                    rec.append(_step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "cross",
-                                     gain=s0[p], what="R", source="S"))
+                    rec.append(
+                        _step(rid, p, row.order, (S[0], S[1]), (R[0], R[1]), "cross", gain=s0[p], what="R", source="S")
+                    )
     base_s = (S[0], S[1])
     base_r = (R[0], R[1])
 
     # Steps 5-8: orders 3-6 on turn points, one after another; seat A's runes, then seat B's.
     sequence = sorted(
-        (row.order, p, i)
-        for p in (0, 1)
-        for i, row in enumerate(row_lists[p])
-        if row.effect in _POINT_MODIFIERS
+        (row.order, p, i) for p in (0, 1) for i, row in enumerate(row_lists[p]) if row.effect in _POINT_MODIFIERS
     )
     for _, p, i in sequence:
         row = row_lists[p][i]
@@ -478,8 +557,14 @@ def _resolve(
 
 
 def _swap_all(
-    picks: tuple[Sequence[str], Sequence[str]], row_lists: tuple[list[_RuneRow], list[_RuneRow]], fire_any: bool,
-    water_any: bool, totals: IntPair, fin_s: IntPair, fin_r: IntPair, rec: list[Step] | None,
+    picks: tuple[Sequence[str], Sequence[str]],
+    row_lists: tuple[list[_RuneRow], list[_RuneRow]],
+    fire_any: bool,
+    water_any: bool,
+    totals: IntPair,
+    fin_s: IntPair,
+    fin_r: IntPair,
+    rec: list[Step] | None,
 ) -> tuple[int, IntPair]:
     """Apply every Swap-All played (seat A's, then B's) when Fire and Water were both played."""
     swaps = 0

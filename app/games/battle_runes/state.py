@@ -56,8 +56,13 @@ class Config:
 
     def to_json(self) -> dict[str, JSON]:
         """The options as a JSON object (the keys of ``BattleRunes.default_options``)."""
-        return {"r2p5_bonus_kind": self.r2p5_bonus_kind, "zero_blocks_swap_all": self.zero_blocks_swap_all,
-                "max_turns": self.max_turns, "start_score": self.start_score, "win_score": self.win_score}
+        return {
+            "r2p5_bonus_kind": self.r2p5_bonus_kind,
+            "zero_blocks_swap_all": self.zero_blocks_swap_all,
+            "max_turns": self.max_turns,
+            "start_score": self.start_score,
+            "win_score": self.win_score,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,4 +142,3 @@ def decode_state(obj: Mapping[str, JSON]) -> BattleRunesState:
         last=None if obj["last"] is None else Resolution.from_json(obj["last"]),
         outcome=None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),
     )
-

@@ -46,7 +46,10 @@ def support_dice(attacker: UnitDef, army: Sequence[UnitDef]) -> int:
 
 
 def allowed_targets(
-    enemies: Sequence[int], taunting: Sequence[int], tactics: bool, ignore_taunt: bool = False,
+    enemies: Sequence[int],
+    taunting: Sequence[int],
+    tactics: bool,
+    ignore_taunt: bool = False,
 ) -> Sequence[int]:
     """The cards an attack may target (spec 4.1).
 

@@ -157,5 +157,14 @@ class Defer(Action):
 FantasyAction = Shuffle | Dice | Attacker | Target | Back | Imprison | Recruit | Draw | Defer
 
 CODEC: ActionCodec[FantasyAction] = ActionCodec(
-    "fantasy_duel", Shuffle, Dice, Attacker, Target, Back, Imprison, Recruit, Draw, Defer,
+    "fantasy_duel",
+    Shuffle,
+    Dice,
+    Attacker,
+    Target,
+    Back,
+    Imprison,
+    Recruit,
+    Draw,
+    Defer,
 )

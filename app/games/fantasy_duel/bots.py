@@ -30,8 +30,9 @@ class RandomBot:
 
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[FantasyAction], rng: random.Random,
-               budget_ms: int = 50) -> FantasyAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[FantasyAction], rng: random.Random, budget_ms: int = 50
+    ) -> FantasyAction:
         """:returns: one element of ``legal``. :raises IndexError: ``legal`` is empty."""
         options = [a for a in legal if not isinstance(a, Back)] or legal
         return options[rng.randrange(len(options))]
@@ -71,17 +72,31 @@ class _Table:
         enemies = [entry for s, army in enumerate(self.armies) if self.teams[s] != mine for entry in army]
         taunting = [card for card, unit, poisoned in enemies if unit.taunt and not poisoned]
         ignore = self.ignore_fire and self.unit[attacker].poison
-        return list(allowed_targets([card for card, _u, _p in enemies], taunting,
-                                    has_tactics(self.army_units(self.seat)), ignore))
+        return list(
+            allowed_targets(
+                [card for card, _u, _p in enemies], taunting, has_tactics(self.army_units(self.seat)), ignore
+            )
+        )
 
     def score(self, attacker: int, target: int) -> float:
         """Expected worth of attacking ``target`` with ``attacker``: won unit minus risked unit."""
         a, t = self.unit[attacker], self.unit[target]
-        m = matchup(a, self.army_units(self.seat), t, self.army_units(self.owner[target]), target in self.poisoned,
-                    self.ignore_fire)
+        m = matchup(
+            a,
+            self.army_units(self.seat),
+            t,
+            self.army_units(self.owner[target]),
+            target in self.poisoned,
+            self.ignore_fire,
+        )
         o = odds(m)
-        return (o.win * (1.0 + 0.3 * unit_value(t)) + 0.1 * o.big_win
-                - o.lose * (1.0 + 0.3 * unit_value(a)) - 0.1 * o.big_loss + 0.25 * o.poison)
+        return (
+            o.win * (1.0 + 0.3 * unit_value(t))
+            + 0.1 * o.big_win
+            - o.lose * (1.0 + 0.3 * unit_value(a))
+            - 0.1 * o.big_loss
+            + 0.25 * o.poison
+        )
 
 
 class HeuristicBot:
@@ -89,14 +104,22 @@ class HeuristicBot:
 
     name: ClassVar[str] = "heuristic"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[FantasyAction], rng: random.Random,
-               budget_ms: int = 50) -> FantasyAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[FantasyAction], rng: random.Random, budget_ms: int = 50
+    ) -> FantasyAction:
         """:returns: one element of ``legal``. :raises IndexError: ``legal`` is empty."""
         first = legal[0]
         if isinstance(first, Attacker):
             table = _Table(observation)
-            best = max(((table.score(a.card, t), rng.random(), a) for a in legal if isinstance(a, Attacker)
-                        for t in table.targets(a.card)), key=lambda x: (x[0], x[1]))
+            best = max(
+                (
+                    (table.score(a.card, t), rng.random(), a)
+                    for a in legal
+                    if isinstance(a, Attacker)
+                    for t in table.targets(a.card)
+                ),
+                key=lambda x: (x[0], x[1]),
+            )
             return best[2]
         if isinstance(first, Target):
             table = _Table(observation)

@@ -73,8 +73,12 @@ class Verdict(NamedTuple):
 
 
 def matchup(
-    attacker: UnitDef, own_army: Sequence[UnitDef], target: UnitDef, target_army: Sequence[UnitDef],
-    target_poisoned: bool, poison_ignores_fire: bool = False,
+    attacker: UnitDef,
+    own_army: Sequence[UnitDef],
+    target: UnitDef,
+    target_army: Sequence[UnitDef],
+    target_poisoned: bool,
+    poison_ignores_fire: bool = False,
 ) -> Matchup:
     """Everything about an attack that is known before the dice.
 
@@ -177,8 +181,12 @@ class Odds:
     def to_json(self) -> dict[str, float]:
         """``{"win", "big_win", "lose", "big_loss", "hide", "tie", "poison"}`` rounded to 6 places."""
         return {
-            "win": round(self.win, 6), "big_win": round(self.big_win, 6), "lose": round(self.lose, 6),
-            "big_loss": round(self.big_loss, 6), "hide": round(self.hide, 6), "tie": round(self.tie, 6),
+            "win": round(self.win, 6),
+            "big_win": round(self.big_win, 6),
+            "lose": round(self.lose, 6),
+            "big_loss": round(self.big_loss, 6),
+            "hide": round(self.hide, 6),
+            "tie": round(self.tie, 6),
             "poison": round(self.poison, 6),
         }
 
@@ -213,6 +221,13 @@ def odds(m: Matchup) -> Odds:
             lose += ways
             if wall - total > RECRUIT_MARGIN:
                 big_loss += ways
-    whole = 6 ** m.dice
-    return Odds(win=win / whole, big_win=big_win / whole, lose=lose / whole, big_loss=big_loss / whole,
-                hide=hide / whole, tie=tie / whole, poison=poison / whole)
+    whole = 6**m.dice
+    return Odds(
+        win=win / whole,
+        big_win=big_win / whole,
+        lose=lose / whole,
+        big_loss=big_loss / whole,
+        hide=hide / whole,
+        tie=tie / whole,
+        poison=poison / whole,
+    )

@@ -32,8 +32,17 @@ UNDEAD = "undead"
 Kind = Literal["mounted", "undead", "living"]
 #: The ability ids of spec section 5, in the order a card lists them.
 ABILITY_IDS: tuple[str, ...] = (
-    "bonus_vs", "defense_bonus_vs", "hiding", "tracking", "poison", "healer", "taunt", "tactics",
-    "ally_support", "defensive_fire", "doom_vs_living",
+    "bonus_vs",
+    "defense_bonus_vs",
+    "hiding",
+    "tracking",
+    "poison",
+    "healer",
+    "taunt",
+    "tactics",
+    "ally_support",
+    "defensive_fire",
+    "doom_vs_living",
 )
 #: Most packs a match may mix (the ``packs`` option).
 MAX_PACKS = 6
@@ -185,15 +194,26 @@ def _unit_def(index: int, unit: Unit) -> UnitDef:
     present = {a.id for a in unit.abilities}
     support = next((a.ally_support for a in unit.abilities if a.ally_support is not None), None)
     return UnitDef(
-        index=index, id=unit.id, faction=unit.faction, attack=unit.attack, dice=unit.dice,
-        defense=unit.defense, mounted=unit.mounted, living=unit.faction != UNDEAD,
+        index=index,
+        id=unit.id,
+        faction=unit.faction,
+        attack=unit.attack,
+        dice=unit.dice,
+        defense=unit.defense,
+        mounted=unit.mounted,
+        living=unit.faction != UNDEAD,
         bonus_vs=tuple((a.bonus_vs.target, a.bonus_vs.attack) for a in unit.abilities if a.bonus_vs),
         defense_bonus_vs=tuple(
             (a.defense_bonus_vs.attacker, a.defense_bonus_vs.defense) for a in unit.abilities if a.defense_bonus_vs
         ),
-        hiding="hiding" in present, tracking="tracking" in present, poison="poison" in present,
-        healer="healer" in present, taunt="taunt" in present, tactics="tactics" in present,
-        defensive_fire="defensive_fire" in present, doom="doom_vs_living" in present,
+        hiding="hiding" in present,
+        tracking="tracking" in present,
+        poison="poison" in present,
+        healer="healer" in present,
+        taunt="taunt" in present,
+        tactics="tactics" in present,
+        defensive_fire="defensive_fire" in present,
+        doom="doom_vs_living" in present,
         support_per_ally=support.extra_dice_per_ally if support else 0,
         support_max=support.max_extra_dice if support else 0,
     )
@@ -256,10 +276,20 @@ def catalog_entries() -> list[dict[str, Any]]:
         for ability in unit.abilities:
             params = getattr(ability, ability.id)
             abilities.append({"id": ability.id, **params.model_dump()})
-        out.append({
-            "id": unit.id, "name_sk": unit.name_sk, "name_en": unit.name_en, "faction": unit.faction,
-            "attack": unit.attack, "dice": unit.dice, "defense": unit.defense, "average": unit.average,
-            "mounted": unit.mounted, "abilities": abilities, "ability_text_sk": unit.ability_text_sk,
-            "flavor_sk": unit.flavor_sk,
-        })
+        out.append(
+            {
+                "id": unit.id,
+                "name_sk": unit.name_sk,
+                "name_en": unit.name_en,
+                "faction": unit.faction,
+                "attack": unit.attack,
+                "dice": unit.dice,
+                "defense": unit.defense,
+                "average": unit.average,
+                "mounted": unit.mounted,
+                "abilities": abilities,
+                "ability_text_sk": unit.ability_text_sk,
+                "flavor_sk": unit.flavor_sk,
+            }
+        )
     return out

@@ -87,7 +87,12 @@ def refill(state: FantasyState, seat: int, reason: str, events: list[Event], lim
 
 
 def imprison(
-    state: FantasyState, loser: int, card: int, prison: int, events: list[Event], **changes: Any,
+    state: FantasyState,
+    loser: int,
+    card: int,
+    prison: int,
+    events: list[Event],
+    **changes: Any,
 ) -> FantasyState:
     """``card`` leaves ``loser``'s army for ``prison``'s prison (spec 4.6); a unit leaving the
     table loses its poison, and the round is no longer quiet (stalemate guard).
@@ -97,14 +102,23 @@ def imprison(
     army = tuple(c for c in state.armies[loser] if c != card)
     events.append(Event("imprisoned", {"seat": prison, "card": card, "unit": unit_of(card).id, "from_seat": loser}))
     return evolve(
-        state, armies=_with_army(state, loser, army), prisons=_with_prison(state, prison, card),
-        poisoned=state.poisoned - {card} if card in state.poisoned else state.poisoned, round=_unquiet(state),
+        state,
+        armies=_with_army(state, loser, army),
+        prisons=_with_prison(state, prison, card),
+        poisoned=state.poisoned - {card} if card in state.poisoned else state.poisoned,
+        round=_unquiet(state),
         **changes,
     )
 
 
 def recruit(
-    state: FantasyState, winner: int, loser: int, card: int, released: int, prison: int, events: list[Event],
+    state: FantasyState,
+    winner: int,
+    loser: int,
+    card: int,
+    released: int,
+    prison: int,
+    events: list[Event],
 ) -> FantasyState:
     """The recruit option (spec 4.7 b): ``card`` leaves ``loser``'s army and joins ``winner``'s,
     in the place of ``winner``'s own unit ``released``, which goes to ``prison``'s prison (the
@@ -114,12 +128,25 @@ def recruit(
     gained = tuple(card if c == released else c for c in state.armies[winner])
     armies = list(state.armies)
     armies[loser], armies[winner] = lost, gained
-    events.append(Event("recruited", {
-        "seat": winner, "card": card, "unit": unit_of(card).id, "from_seat": loser, "released": released,
-        "released_unit": unit_of(released).id, "prison": prison,
-    }))
+    events.append(
+        Event(
+            "recruited",
+            {
+                "seat": winner,
+                "card": card,
+                "unit": unit_of(card).id,
+                "from_seat": loser,
+                "released": released,
+                "released_unit": unit_of(released).id,
+                "prison": prison,
+            },
+        )
+    )
     state = evolve(
-        state, armies=tuple(armies), prisons=_with_prison(state, prison, released),
-        poisoned=state.poisoned - {card, released}, round=_unquiet(state),
+        state,
+        armies=tuple(armies),
+        prisons=_with_prison(state, prison, released),
+        poisoned=state.poisoned - {card, released},
+        round=_unquiet(state),
     )
     return cure(state, winner, events)

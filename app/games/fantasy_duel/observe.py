@@ -47,12 +47,22 @@ def _to_act(state: FantasyState) -> list[int]:
 def _attack(state: FantasyState) -> dict[str, JSON] | None:
     if state.attacker < 0:
         return None
-    out: dict[str, JSON] = {"seat": state.active, "attacker": state.attacker, "unit": CARD_UNITS[state.attacker].id,
-                            "target": None, "target_unit": None, "target_seat": None, "dice": None}
+    out: dict[str, JSON] = {
+        "seat": state.active,
+        "attacker": state.attacker,
+        "unit": CARD_UNITS[state.attacker].id,
+        "target": None,
+        "target_unit": None,
+        "target_seat": None,
+        "dice": None,
+    }
     if state.target >= 0:
-        out.update(target=state.target, target_unit=CARD_UNITS[state.target].id,
-                   target_seat=owner_of(state, state.target),
-                   dice=attack_matchup(state, state.attacker, state.target).dice)
+        out.update(
+            target=state.target,
+            target_unit=CARD_UNITS[state.target].id,
+            target_seat=owner_of(state, state.target),
+            dice=attack_matchup(state, state.attacker, state.target).dice,
+        )
     return out
 
 
@@ -91,8 +101,9 @@ def observe(state: FantasyState, viewer: int | None, with_odds: bool = True) -> 
         "num_players": state.num_players,
         "teams": list(state.config.teams),
         "deck_count": len(state.deck),
-        "armies": [[{"card": c, "unit": CARD_UNITS[c].id, "poisoned": c in poisoned} for c in army]
-                   for army in state.armies],
+        "armies": [
+            [{"card": c, "unit": CARD_UNITS[c].id, "poisoned": c in poisoned} for c in army] for army in state.armies
+        ],
         "prisons": [[CARD_UNITS[c].id for c in prison] for prison in state.prisons],
         "scores": list(seat_scores(state)),
         "team_scores": [by_team[t] for t in sorted(by_team)],
@@ -100,9 +111,14 @@ def observe(state: FantasyState, viewer: int | None, with_odds: bool = True) -> 
         "rolling": list(state.round.rolling),
         "attack": _attack(state),
         "odds": attack_odds(state) if with_odds and state.phase == TARGET and viewer == state.active else None,
-        "spoils": None if spoils is None else {
-            "winner": spoils.winner, "loser": spoils.loser, "card": spoils.card,
-            "unit": CARD_UNITS[spoils.card].id, "margin": spoils.margin,
+        "spoils": None
+        if spoils is None
+        else {
+            "winner": spoils.winner,
+            "loser": spoils.loser,
+            "card": spoils.card,
+            "unit": CARD_UNITS[spoils.card].id,
+            "margin": spoils.margin,
         },
         "last_attack": None if state.last is None else state.last.to_json(),
         "quiet_rounds": state.round.quiet_rounds,

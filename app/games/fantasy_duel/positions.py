@@ -56,8 +56,9 @@ def position(
     packs = max([1, *seen.values()])
     opts = {**(options or {}), "packs": max(packs, int((options or {}).get("packs", 1)))}
     state = rules.initial_state(len(armies), opts)
-    state = evolve(state, phase=ATTACKER, deck=pile, armies=table, prisons=jail, active=active,
-                   round=Round(number=1, first=first))
+    state = evolve(
+        state, phase=ATTACKER, deck=pile, armies=table, prisons=jail, active=active, round=Round(number=1, first=first)
+    )
     sick = frozenset(card_of(state, seat, uid) for seat, uid in poisoned)
     return evolve(state, poisoned=sick)
 

@@ -135,7 +135,8 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
     }
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {"recruit_swap_prison": ("winner", "loser")}
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {
-        "packs": (1, MAX_PACKS), "stalemate_rounds": (1, 100),
+        "packs": (1, MAX_PACKS),
+        "stalemate_rounds": (1, 100),
     }
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = (
         {"packs": 2, "recruit_swap_prison": "loser", "poison_attacker_ignores_taunt_and_fire": True},
@@ -176,7 +177,9 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         if opts["packs"] * PACK_SIZE < ARMY_SIZE * num_players:
             raise BadOptions(f"{self.name}: {opts['packs']} pack(s) cannot deal 3 units to {num_players} seats")
         config = Config(
-            packs=opts["packs"], teams=teams, recruit_swap_prison=opts["recruit_swap_prison"],
+            packs=opts["packs"],
+            teams=teams,
+            recruit_swap_prison=opts["recruit_swap_prison"],
             poison_attacker_ignores_taunt_and_fire=opts["poison_attacker_ignores_taunt_and_fire"],
             stalemate_rounds=opts["stalemate_rounds"],
         )
@@ -266,10 +269,13 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         armies = tuple(action.order[s:dealt:n] for s in range(n))
         events.append(Event("deck_shuffled", {"cards": size}))
         events.append(Event("dealt", {"armies": [[{"card": c, "unit": unit_of(c).id} for c in a] for a in armies]}))
-        return evolve(state, phase=START_ROLL, deck=action.order[dealt:], armies=armies,
-                      round=Round(rolling=tuple(range(n))))
+        return evolve(
+            state, phase=START_ROLL, deck=action.order[dealt:], armies=armies, round=Round(rolling=tuple(range(n)))
+        )
 
-    def _on_start_roll(self, state: FantasyState, seat: int, action: FantasyAction, events: list[Event]) -> FantasyState:
+    def _on_start_roll(
+        self, state: FantasyState, seat: int, action: FantasyAction, events: list[Event]
+    ) -> FantasyState:
         rolling = state.round.rolling
         if not isinstance(action, Dice) or len(action.values) != len(rolling):
             raise IllegalAction(f"{self.name}: the start roll is one die per seat in {list(rolling)}")
@@ -291,8 +297,7 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         raise self._illegal(state, action)
 
     def _on_attacker(self, state: FantasyState, seat: int, action: FantasyAction, events: list[Event]) -> FantasyState:
-        if (not isinstance(action, Attacker) or action.card not in state.armies[seat]
-                or action.card in state.poisoned):
+        if not isinstance(action, Attacker) or action.card not in state.armies[seat] or action.card in state.poisoned:
             raise self._illegal(state, action)
         return evolve(state, phase=TARGET, attacker=action.card)
 
@@ -301,11 +306,20 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
             return evolve(state, phase=ATTACKER, attacker=-1)
         if not isinstance(action, Target) or action.card not in targets(state, seat, state.attacker):
             raise self._illegal(state, action)
-        events.append(Event("attack_declared", {
-            "seat": seat, "attacker": state.attacker, "unit": unit_of(state.attacker).id,
-            "target_seat": owner_of(state, action.card), "target": action.card, "target_unit": unit_of(action.card).id,
-            "dice": attack_dice(state, state.attacker),
-        }))
+        events.append(
+            Event(
+                "attack_declared",
+                {
+                    "seat": seat,
+                    "attacker": state.attacker,
+                    "unit": unit_of(state.attacker).id,
+                    "target_seat": owner_of(state, action.card),
+                    "target": action.card,
+                    "target_unit": unit_of(action.card).id,
+                    "dice": attack_dice(state, state.attacker),
+                },
+            )
+        )
         return evolve(state, phase=ROLL, target=action.card)
 
     def _on_roll(self, state: FantasyState, seat: int, action: FantasyAction, events: list[Event]) -> FantasyState:
@@ -317,13 +331,36 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         dice_sum = sum(values)
         verdict = resolve(m, dice_sum, min(values))
         active = state.active
-        last = LastAttack(active, state.attacker, target_seat, state.target, values, verdict.total,
-                          verdict.defence, verdict.result, verdict.margin, m.doom)
-        events.append(Event("attack_resolved", {
-            "seat": active, "attacker": state.attacker, "target_seat": target_seat, "target": state.target,
-            "dice": list(values), "sum": dice_sum, "total": verdict.total, "defence": verdict.defence,
-            "result": verdict.result, "margin": verdict.margin, "doom": m.doom,
-        }))
+        last = LastAttack(
+            active,
+            state.attacker,
+            target_seat,
+            state.target,
+            values,
+            verdict.total,
+            verdict.defence,
+            verdict.result,
+            verdict.margin,
+            m.doom,
+        )
+        events.append(
+            Event(
+                "attack_resolved",
+                {
+                    "seat": active,
+                    "attacker": state.attacker,
+                    "target_seat": target_seat,
+                    "target": state.target,
+                    "dice": list(values),
+                    "sum": dice_sum,
+                    "total": verdict.total,
+                    "defence": verdict.defence,
+                    "result": verdict.result,
+                    "margin": verdict.margin,
+                    "doom": m.doom,
+                },
+            )
+        )
         if verdict.result == POISONED:
             events.append(Event("poisoned", {"seat": target_seat, "card": state.target}))
             return end_turn(evolve(state, last=last, poisoned=state.poisoned | {state.target}), events)
@@ -334,8 +371,9 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         else:
             return end_turn(evolve(state, last=last), events)
         if verdict.choice:
-            return evolve(state, phase=SPOILS, actor=winner, spoils=Spoils(winner, loser, card, verdict.margin),
-                          last=last)
+            return evolve(
+                state, phase=SPOILS, actor=winner, spoils=Spoils(winner, loser, card, verdict.margin), last=last
+            )
         had = seat_has_tactics(state, loser)
         state = imprison(state, loser, card, winner, events, last=last)
         return after_attack(state, loser, ((loser, had),), events)

@@ -49,7 +49,9 @@ def final_outcome(state: FantasyState, reason: str) -> Outcome:
         results = tuple("win" if teams[s] == leaders[0] else "loss" for s in range(state.num_players))
     else:
         results = tuple("draw" if teams[s] in leaders else "loss" for s in range(state.num_players))
-    ranks = tuple(1 + sum(1 for score in by_team.values() if score > by_team[teams[s]])
-                  for s in range(state.num_players))
-    return Outcome(results=results, scores=tuple(float(x) for x in seat_scores(state)), reason=reason,
-                   ranks=ranks, teams=teams)
+    ranks = tuple(
+        1 + sum(1 for score in by_team.values() if score > by_team[teams[s]]) for s in range(state.num_players)
+    )
+    return Outcome(
+        results=results, scores=tuple(float(x) for x in seat_scores(state)), reason=reason, ranks=ranks, teams=teams
+    )

@@ -130,9 +130,16 @@ class LastAttack(NamedTuple):
         """``{"seat", "attacker", "target_seat", "target", "dice", "total", "defence", "result",
         "margin", "doom"}``."""
         return {
-            "seat": self.seat, "attacker": self.attacker, "target_seat": self.target_seat, "target": self.target,
-            "dice": list(self.dice), "total": self.total, "defence": self.defence, "result": self.result,
-            "margin": self.margin, "doom": self.doom,
+            "seat": self.seat,
+            "attacker": self.attacker,
+            "target_seat": self.target_seat,
+            "target": self.target,
+            "dice": list(self.dice),
+            "total": self.total,
+            "defence": self.defence,
+            "result": self.result,
+            "margin": self.margin,
+            "doom": self.doom,
         }
 
     @classmethod
@@ -231,8 +238,13 @@ def encode_state(state: FantasyState) -> JSON:
         "target": state.target,
         "spoils": None if spoils is None else [spoils.winner, spoils.loser, spoils.card, spoils.margin],
         "round": {
-            "number": rnd.number, "first": rnd.first, "rolling": list(rnd.rolling), "began_empty": rnd.began_empty,
-            "quiet": rnd.quiet, "quiet_rounds": rnd.quiet_rounds, "topup_cursor": rnd.topup_cursor,
+            "number": rnd.number,
+            "first": rnd.first,
+            "rolling": list(rnd.rolling),
+            "began_empty": rnd.began_empty,
+            "quiet": rnd.quiet,
+            "quiet_rounds": rnd.quiet_rounds,
+            "topup_cursor": rnd.topup_cursor,
             "topup_declined": sorted(rnd.topup_declined),
         },
         "last": None if state.last is None else state.last.to_json(),
@@ -249,7 +261,9 @@ def decode_state(obj: JSON) -> FantasyState:
         cfg, spoils, rnd = obj["config"], obj["spoils"], obj["round"]
         return FantasyState(
             config=Config(
-                packs=int(cfg["packs"]), teams=tuple(cfg["teams"]), recruit_swap_prison=cfg["recruit_swap_prison"],
+                packs=int(cfg["packs"]),
+                teams=tuple(cfg["teams"]),
+                recruit_swap_prison=cfg["recruit_swap_prison"],
                 poison_attacker_ignores_taunt_and_fire=bool(cfg["poison_attacker_ignores_taunt_and_fire"]),
                 stalemate_rounds=int(cfg["stalemate_rounds"]),
             ),
@@ -264,9 +278,14 @@ def decode_state(obj: JSON) -> FantasyState:
             target=obj["target"],
             spoils=None if spoils is None else Spoils(*spoils),
             round=Round(
-                number=rnd["number"], first=rnd["first"], rolling=tuple(rnd["rolling"]),
-                began_empty=rnd["began_empty"], quiet=rnd["quiet"], quiet_rounds=rnd["quiet_rounds"],
-                topup_cursor=rnd["topup_cursor"], topup_declined=frozenset(rnd["topup_declined"]),
+                number=rnd["number"],
+                first=rnd["first"],
+                rolling=tuple(rnd["rolling"]),
+                began_empty=rnd["began_empty"],
+                quiet=rnd["quiet"],
+                quiet_rounds=rnd["quiet_rounds"],
+                topup_cursor=rnd["topup_cursor"],
+                topup_declined=frozenset(rnd["topup_declined"]),
             ),
             last=None if obj["last"] is None else LastAttack.from_json(obj["last"]),
             outcome=None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),

@@ -36,8 +36,12 @@ def attack_matchup(state: FantasyState, attacker: int, target: int, target_seat:
     own = state.armies[state.active]
     theirs = state.armies[target_seat if target_seat >= 0 else owner_of(state, target)]
     return matchup(
-        CARD_UNITS[attacker], [CARD_UNITS[c] for c in own], CARD_UNITS[target], [CARD_UNITS[c] for c in theirs],
-        target in state.poisoned, state.config.poison_attacker_ignores_taunt_and_fire,
+        CARD_UNITS[attacker],
+        [CARD_UNITS[c] for c in own],
+        CARD_UNITS[target],
+        [CARD_UNITS[c] for c in theirs],
+        target in state.poisoned,
+        state.config.poison_attacker_ignores_taunt_and_fire,
     )
 
 

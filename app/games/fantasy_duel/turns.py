@@ -27,8 +27,12 @@ def finish(state: FantasyState, reason: str, events: list[Event]) -> FantasyStat
     """Final scoring (spec 7): the state is over and carries its outcome."""
     state = evolve(state, phase=OVER, actor=-1, attacker=-1, target=-1, spoils=None)
     outcome = final_outcome(state, reason)
-    events.append(Event("game_over", {**outcome.to_json(),
-                                      "team_scores": [score for _t, score in sorted(team_scores(state).items())]}))
+    events.append(
+        Event(
+            "game_over",
+            {**outcome.to_json(), "team_scores": [score for _t, score in sorted(team_scores(state).items())]},
+        )
+    )
     return evolve(state, outcome=outcome)
 
 
@@ -62,7 +66,10 @@ def to_attack(state: FantasyState, events: list[Event]) -> FantasyState:
 
 
 def after_attack(
-    state: FantasyState, loser: int, had_tactics: tuple[tuple[int, bool], ...], events: list[Event],
+    state: FantasyState,
+    loser: int,
+    had_tactics: tuple[tuple[int, bool], ...],
+    events: list[Event],
 ) -> FantasyState:
     """The aftermath of a resolved attack (spec 6, 5.8, AMBIGUITY 11).
 
@@ -135,8 +142,10 @@ def start_turn(state: FantasyState, seat: int, events: list[Event]) -> tuple[Fan
 def open_round(state: FantasyState) -> FantasyState:
     """A new round starts with the first player (spec 2)."""
     rnd = state.round
-    return evolve(state, round=Round(number=rnd.number + 1, first=rnd.first, began_empty=not state.deck,
-                                     quiet_rounds=rnd.quiet_rounds))
+    return evolve(
+        state,
+        round=Round(number=rnd.number + 1, first=rnd.first, began_empty=not state.deck, quiet_rounds=rnd.quiet_rounds),
+    )
 
 
 def begin_round(state: FantasyState, events: list[Event]) -> FantasyState:

@@ -64,7 +64,11 @@ def _flag(key: str, value: JSON) -> None:
 
 def _bonus(key: str, value: JSON) -> int:
     """``{"bonus": null | index}`` -> index or :data:`NO_BONUS`. :raises BadAction: another shape."""
-    if not isinstance(value, dict) or set(value) != {"bonus"} or not (value["bonus"] is None or _is_int(value["bonus"])):
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"bonus"}
+        or not (value["bonus"] is None or _is_int(value["bonus"]))
+    ):
         raise BadAction(f"{key!r} takes {{'bonus': null | index}}, got {value!r}")
     bonus: int | None = value["bonus"]
     return NO_BONUS if bonus is None else bonus
@@ -138,16 +142,20 @@ class Loadout(ScratchAction):
 
         :raises BadAction: another shape (a hero or weapon code that is not a string included).
         """
-        if (not isinstance(value, dict) or set(value) != {"hero", "weapons"} or not isinstance(value["hero"], str)
-                or not isinstance(value["weapons"], list | tuple)
-                or not all(isinstance(w, str) for w in value["weapons"])):
+        if (
+            not isinstance(value, dict)
+            or set(value) != {"hero", "weapons"}
+            or not isinstance(value["hero"], str)
+            or not isinstance(value["weapons"], list | tuple)
+            or not all(isinstance(w, str) for w in value["weapons"])
+        ):
             raise BadAction(f"a loadout is {{'hero': code, 'weapons': [codes]}} or 'random', got {value!r}")
         return cls(value["hero"], tuple(value["weapons"]))
 
 
 @dataclass(frozen=True, slots=True)
 class RandomLoadout(ScratchAction):
-    """"Quick random": chance draws this seat's loadout (public). Wire: ``{"loadout": "random"}``."""
+    """ "Quick random": chance draws this seat's loadout (public). Wire: ``{"loadout": "random"}``."""
 
     key: ClassVar[str] = "loadout"
 
@@ -320,8 +328,10 @@ class Target(ScratchAction):
         :raises BadAction: anything else (a weapon or effect needs its slot).
         """
         if value != "hero":
-            raise BadAction(f"a target is {{'target': 'hero'}} or {{'target': 'weapon'|'effect', 'slot': n}}, "
-                            f"got {{'target': {value!r}}}")
+            raise BadAction(
+                f"a target is {{'target': 'hero'}} or {{'target': 'weapon'|'effect', 'slot': n}}, "
+                f"got {{'target': {value!r}}}"
+            )
         return TARGET_HERO
 
     @classmethod
@@ -332,8 +342,9 @@ class Target(ScratchAction):
         """
         kind, slot = obj.get("target"), obj.get("slot")
         if kind not in ("weapon", "effect") or not _is_int(slot):
-            raise BadAction(f"a target is {{'target': 'hero'}} or {{'target': 'weapon'|'effect', 'slot': n}}, "
-                            f"got {dict(obj)!r}")
+            raise BadAction(
+                f"a target is {{'target': 'hero'}} or {{'target': 'weapon'|'effect', 'slot': n}}, got {dict(obj)!r}"
+            )
         return cls(str(kind), int(slot))  # type: ignore[arg-type]
 
 
@@ -427,8 +438,24 @@ class ScratchCodec(ActionCodec[ScratchAction]):
 
 CODEC = ScratchCodec(
     "scratch_wars",
-    Loadout, DrawnLoadouts, StartWeapon, StartSpin, Starter, SpinWeapon, Segment, Use, Skip, Repair, Cancel,
-    EndTurn, Target, SpendShield, TakeHit, AddCombo, Detonate, KeepCombos,
+    Loadout,
+    DrawnLoadouts,
+    StartWeapon,
+    StartSpin,
+    Starter,
+    SpinWeapon,
+    Segment,
+    Use,
+    Skip,
+    Repair,
+    Cancel,
+    EndTurn,
+    Target,
+    SpendShield,
+    TakeHit,
+    AddCombo,
+    Detonate,
+    KeepCombos,
     sharing=(RandomLoadout,),
 )
 
@@ -476,7 +503,27 @@ def target(kind: int, slot: int) -> Target:
 
 
 __all__ = [
-    "CODEC", "NO_BONUS", "AddCombo", "Cancel", "Detonate", "DrawnLoadouts", "EndTurn", "KeepCombos", "Loadout",
-    "RandomLoadout", "Repair", "ScratchAction", "ScratchCodec", "Segment", "Skip", "SpendShield", "SpinWeapon",
-    "StartSpin", "StartWeapon", "Starter", "TakeHit", "Target", "Use",
+    "CODEC",
+    "NO_BONUS",
+    "AddCombo",
+    "Cancel",
+    "Detonate",
+    "DrawnLoadouts",
+    "EndTurn",
+    "KeepCombos",
+    "Loadout",
+    "RandomLoadout",
+    "Repair",
+    "ScratchAction",
+    "ScratchCodec",
+    "Segment",
+    "Skip",
+    "SpendShield",
+    "SpinWeapon",
+    "StartSpin",
+    "StartWeapon",
+    "Starter",
+    "TakeHit",
+    "Target",
+    "Use",
 ]

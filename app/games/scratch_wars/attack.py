@@ -64,8 +64,15 @@ def _aimed(book: CardBook, st: State, attack: Attack, ev: Events) -> State:
     """``attack`` has its target: the defender may answer with shields, else it hits. The attack
     enters the state only when the defender is asked (it is resolved and gone otherwise)."""
     if ev is not None:
-        emit(ev, "attack_declared", seat=st.active, source=SOURCE_NAMES[attack.source],
-             effect=EFFECTS[attack.effect], value=attack.value, target=target_json(book, st, attack))
+        emit(
+            ev,
+            "attack_declared",
+            seat=st.active,
+            source=SOURCE_NAMES[attack.source],
+            effect=EFFECTS[attack.effect],
+            value=attack.value,
+            target=target_json(book, st, attack),
+        )
     if attack.value > 0 and fx.shield_slots(st, attack):
         return evolve(st, phase=SHIELD_PHASE, attack=attack)
     return _hit(book, st, attack, ev)
@@ -110,8 +117,15 @@ def _hit(book: CardBook, st: State, attack: Attack, ev: Events) -> State:
         lives = seat.lives - value
         seats = set_seat(st.seats, d, evolve(seat, lives=lives))
         if ev is not None:
-            emit(ev, "attack_resolved", seat=st.active, source=SOURCE_NAMES[attack.source],
-                 target=target_json(book, st, attack), value=value, lives=lives)
+            emit(
+                ev,
+                "attack_resolved",
+                seat=st.active,
+                source=SOURCE_NAMES[attack.source],
+                target=target_json(book, st, attack),
+                value=value,
+                lives=lives,
+            )
         if lives <= 0:
             return turn.over(evolve(st, seats=seats), "defeated", ev)
         return turn.after_attack(book, st, attack.source, seats, ev)
@@ -120,16 +134,31 @@ def _hit(book: CardBook, st: State, attack: Attack, ev: Events) -> State:
     hit = value >= book.weapon_rows[slot.weapon].durability
     if ev is not None:
         key = "broken" if attack.target == T_WEAPON else "cancelled"
-        emit(ev, "attack_resolved", seat=st.active, source=SOURCE_NAMES[attack.source],
-             target=target_json(book, st, attack), value=value, **{key: hit})
+        emit(
+            ev,
+            "attack_resolved",
+            seat=st.active,
+            source=SOURCE_NAMES[attack.source],
+            target=target_json(book, st, attack),
+            value=value,
+            **{key: hit},
+        )
     if not hit:
         return turn.after_attack(book, st, attack.source, st.seats, ev)
     if attack.target == T_WEAPON:
         slot = evolve(slot, status=BROKEN)
     else:
         if ev is not None:
-            emit(ev, "effect_cancelled", seat=d, slot=j, weapon=slot.weapon, effect=EFFECTS[slot.held],
-                 value=slot.value, by="attack")
+            emit(
+                ev,
+                "effect_cancelled",
+                seat=d,
+                slot=j,
+                weapon=slot.weapon,
+                effect=EFFECTS[slot.held],
+                value=slot.value,
+                by="attack",
+            )
         slot = evolve(slot, held=NO_EFFECT, value=0)
     return turn.after_attack(book, st, attack.source, set_seat(st.seats, d, set_slot(seat, j, slot)), ev)
 
@@ -140,5 +169,10 @@ def target_json(book: CardBook, st: State, attack: Attack) -> dict[str, JSON]:
     if attack.target == T_HERO:
         return {"kind": "hero", "seat": 1 - st.active}
     slot = st.seat(1 - st.active).slots[attack.slot]
-    return {"kind": TARGET_NAMES[attack.target], "seat": 1 - st.active, "slot": attack.slot,
-            "weapon": slot.weapon, "durability": book.weapon_rows[slot.weapon].durability}
+    return {
+        "kind": TARGET_NAMES[attack.target],
+        "seat": 1 - st.active,
+        "slot": attack.slot,
+        "weapon": slot.weapon,
+        "durability": book.weapon_rows[slot.weapon].durability,
+    }

@@ -86,8 +86,14 @@ JSON = Any
 #: What one point of a segment is worth, by the effect it resolves as (the bots' common currency:
 #: one life of the opponent = 1). Deferred effects last: a permanent attack fires every own turn.
 EFFECT_WORTH = {
-    ATTACK_HERO: 1.0, UNIVERSAL_ATTACK: 1.05, ATTACK_WEAPON: 0.55, HEAL: 0.6, ENERGY: 0.4,
-    PERMANENT_ATTACK: 1.7, SHIELD: 0.6, COMBO: 0.8,
+    ATTACK_HERO: 1.0,
+    UNIVERSAL_ATTACK: 1.05,
+    ATTACK_WEAPON: 0.55,
+    HEAL: 0.6,
+    ENERGY: 0.4,
+    PERMANENT_ATTACK: 1.7,
+    SHIELD: 0.6,
+    COMBO: 0.8,
 }
 #: Worth of a deferred effect held on the table, per point of value (evaluation).
 HELD_WORTH = {PERMANENT_ATTACK: 1.6, SHIELD: 0.7, COMBO: 0.85}
@@ -149,8 +155,7 @@ class _Stats:
         """Estimated worth a seat can still make with ``actions`` and ``energy`` (greedy: the best
         affordable spin each time, weighted by the chance the turn goes on)."""
         s = st.seat(seat)
-        options = [self.get(st, s.hero, sl.weapon) for sl in s.slots
-                   if sl.status == READY and sl.held == NO_EFFECT]
+        options = [self.get(st, s.hero, sl.weapon) for sl in s.slots if sl.status == READY and sl.held == NO_EFFECT]
         if not options:
             return 0.0
         use_energy = st.config.energy
@@ -191,8 +196,9 @@ class _Bot:
         self.rules = _rules_for(rules)
         self.stats = _Stats(self.rules)
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[ScratchAction], rng: random.Random,
-               budget_ms: int = 50) -> ScratchAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[ScratchAction], rng: random.Random, budget_ms: int = 50
+    ) -> ScratchAction:
         """:returns: one element of ``legal``.
 
         :raises ValueError: an observation without a seat (a spectator's) or not of this game.
@@ -210,8 +216,9 @@ class _Bot:
         heroes = [a for a in legal if isinstance(a, Loadout)]
         return heroes[rng.randrange(len(heroes))] if heroes else legal[0]
 
-    def choose_state(self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random,
-                     budget_ms: int = 50) -> ScratchAction:
+    def choose_state(
+        self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random, budget_ms: int = 50
+    ) -> ScratchAction:
         """Choose from the (rebuilt) state; the balance script calls this directly."""
         phase = st.phase
         if phase == START_WEAPON:  # the best chance of the higher number: the highest mean value
@@ -226,8 +233,9 @@ class _Bot:
             return STARTER[seat] if STARTER[seat] in legal else legal[0]
         return self.decide(st, seat, legal, rng, budget_ms)
 
-    def decide(self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random,
-               budget_ms: int) -> ScratchAction:
+    def decide(
+        self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random, budget_ms: int
+    ) -> ScratchAction:
         """Choose in the main phase, a decision, a target, a shield or a combo (the bot's policy)."""
         raise NotImplementedError
 
@@ -237,8 +245,9 @@ class RandomBot:
 
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[ScratchAction], rng: random.Random,
-               budget_ms: int = 50) -> ScratchAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[ScratchAction], rng: random.Random, budget_ms: int = 50
+    ) -> ScratchAction:
         """:returns: one element of ``legal``. :raises IndexError: ``legal`` is empty."""
         return legal[rng.randrange(len(legal))]
 
@@ -254,8 +263,9 @@ class GreedyBot(_Bot):
 
     name: ClassVar[str] = "greedy"
 
-    def decide(self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random,
-               budget_ms: int) -> ScratchAction:
+    def decide(
+        self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random, budget_ms: int
+    ) -> ScratchAction:
         """The rules of thumb of the class docstring, by phase."""
         phase = st.phase
         if phase == MAIN:
@@ -388,8 +398,9 @@ class ExpectimaxBot(_Bot):
         #: share its slots tuple, so its key is computed once (the slots are kept: no id is reused)
         self._slot_keys: dict[int, tuple[tuple[Slot, ...], tuple[Any, ...]]] = {}
 
-    def decide(self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random,
-               budget_ms: int) -> ScratchAction:
+    def decide(
+        self, st: State, seat: int, legal: Sequence[ScratchAction], rng: random.Random, budget_ms: int
+    ) -> ScratchAction:
         """The legal action of the best expected value (ties broken by ``rng``)."""
         if len(legal) == 1:
             return legal[0]
@@ -457,11 +468,34 @@ class ExpectimaxBot(_Bot):
         assert a is not None and b is not None  # searched positions are past the loadouts
         spin, attack = st.spin, st.attack
         return (
-            depth, st.phase, st.active, st.round, st.actions, st.used, st.ending, st.queue, st.combos,
-            a.lives, a.energy, b.lives, b.energy, self._slots_key(a.slots), self._slots_key(b.slots),
+            depth,
+            st.phase,
+            st.active,
+            st.round,
+            st.actions,
+            st.used,
+            st.ending,
+            st.queue,
+            st.combos,
+            a.lives,
+            a.energy,
+            b.lives,
+            b.energy,
+            self._slots_key(a.slots),
+            self._slots_key(b.slots),
             None if spin is None else (spin.slot, spin.segment),
-            None if attack is None else (attack.source, attack.effect, attack.value, attack.declared, attack.target,
-                                         attack.slot, attack.shields, attack.origin),
+            None
+            if attack is None
+            else (
+                attack.source,
+                attack.effect,
+                attack.value,
+                attack.declared,
+                attack.target,
+                attack.slot,
+                attack.shields,
+                attack.origin,
+            ),
         )
 
     def _slots_key(self, slots: tuple[Slot, ...]) -> tuple[Any, ...]:

@@ -34,8 +34,14 @@ WEAPONS_FILE = CARDS_DIR / "weapons.yaml"
 
 #: Effect ids in a fixed order; the engine uses the index (``ENERGY`` ... ``COMBO``).
 EFFECTS: tuple[str, ...] = (
-    "energy", "attack_hero", "attack_weapon", "universal_attack", "heal",  # one-shot (section 6.1)
-    "permanent_attack", "shield", "combo",  # deferred (section 6.2)
+    "energy",
+    "attack_hero",
+    "attack_weapon",
+    "universal_attack",
+    "heal",  # one-shot (section 6.1)
+    "permanent_attack",
+    "shield",
+    "combo",  # deferred (section 6.2)
 )
 ENERGY, ATTACK_HERO, ATTACK_WEAPON, UNIVERSAL_ATTACK, HEAL, PERMANENT_ATTACK, SHIELD, COMBO = range(8)
 EFFECT_INDEX: Mapping[str, int] = {e: i for i, e in enumerate(EFFECTS)}
@@ -325,8 +331,7 @@ def _read_yaml(path: Path) -> Any:
         raise CardSetError(f"cannot read card file {path}: {exc}") from None
 
 
-def load_card_set(heroes: str | Path = HEROES_FILE, weapons: str | Path = WEAPONS_FILE,
-                  strict: bool = True) -> CardSet:
+def load_card_set(heroes: str | Path = HEROES_FILE, weapons: str | Path = WEAPONS_FILE, strict: bool = True) -> CardSet:
     """Read and validate the hero file (``{"heroes": [...]}``) and the weapon file
     (``{"wheel_segments": 9, "weapons": [...]}``).
 
@@ -403,16 +408,23 @@ class CardBook:
             for t in h.weapon_types:
                 mask |= 1 << TYPE_INDEX[t]
             columns = tuple(
-                ColumnRow(c.energy, tuple(
-                    BonusRow(BONUS_INDEX[b.kind], EFFECT_INDEX[b.effect] if b.effect else -1, b.value)
-                    for b in c.bonuses
-                ))
+                ColumnRow(
+                    c.energy,
+                    tuple(
+                        BonusRow(BONUS_INDEX[b.kind], EFFECT_INDEX[b.effect] if b.effect else -1, b.value)
+                        for b in c.bonuses
+                    ),
+                )
                 for c in h.times_of_day
             )
             self.hero_rows[h.code] = HeroRow(h.code, h.lives_duel, mask, columns)
         self.weapon_rows: dict[str, WeaponRow] = {
             w.code: WeaponRow(
-                w.code, w.name, TYPE_INDEX[w.type], w.energy_cost, w.durability,
+                w.code,
+                w.name,
+                TYPE_INDEX[w.type],
+                w.energy_cost,
+                w.durability,
                 tuple((EFFECT_INDEX[s.effect], s.value, FIELD_INDEX[s.field]) for s in w.wheel),
             )
             for w in card_set.weapons
@@ -421,7 +433,8 @@ class CardBook:
         #: (hero, weapon) -> energy to spin or repair it (:meth:`spin_cost`)
         self.costs: dict[tuple[str, str], int] = {
             (h, w.code): w.cost + (0 if self.hero_rows[h].types >> w.type & 1 else 1)
-            for h in self.hero_codes for w in self.weapon_rows.values()
+            for h in self.hero_codes
+            for w in self.weapon_rows.values()
         }
 
     def spin_cost(self, hero: str, weapon: str) -> int:

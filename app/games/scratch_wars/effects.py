@@ -111,8 +111,7 @@ def shield_slots(state: State, attack: Attack | None = None) -> list[int]:
     if attack is None:
         attack = state.attack_now()
     skip = attack.slot if attack.target == T_EFFECT else -1
-    return [j for j, slot in enumerate(state.seat(1 - state.active).slots)
-            if slot.held == SHIELD and j != skip]
+    return [j for j, slot in enumerate(state.seat(1 - state.active).slots) if slot.held == SHIELD and j != skip]
 
 
 def own_combos(state: State) -> list[int]:
@@ -124,8 +123,7 @@ def _unused(book: CardBook, state: State, kind: int) -> list[int]:
     if not state.config.bonuses:
         return []
     used = state.used
-    return [i for i, b in enumerate(column(book, state, state.active).bonuses)
-            if b.kind == kind and not used >> i & 1]
+    return [i for i, b in enumerate(column(book, state, state.active).bonuses) if b.kind == kind and not used >> i & 1]
 
 
 def can_detonate(book: CardBook, state: State) -> bool:
@@ -181,7 +179,20 @@ def ends_on_use(field: int) -> bool:
 
 
 __all__ = [
-    "NO_BONUS", "TargetRef", "bonus_value", "can_detonate", "column", "day", "detonate_bonus_options",
-    "ends_on_use", "is_spinnable", "out_of_energy", "own_combos", "resolves_as", "shield_slots",
-    "spin_bonus_options", "targets", "time_of_day",
+    "NO_BONUS",
+    "TargetRef",
+    "bonus_value",
+    "can_detonate",
+    "column",
+    "day",
+    "detonate_bonus_options",
+    "ends_on_use",
+    "is_spinnable",
+    "out_of_energy",
+    "own_combos",
+    "resolves_as",
+    "shield_slots",
+    "spin_bonus_options",
+    "targets",
+    "time_of_day",
 ]

@@ -142,8 +142,13 @@ def _revealed(st: State, ev: Events) -> State:
     first, unless both carry one weapon)."""
     a, b = st.seat(0), st.seat(1)
     if ev is not None:
-        emit(ev, "loadouts_revealed", heroes=[a.hero, b.hero], weapons=[[sl.weapon for sl in s.slots] for s in (a, b)],
-             random=list(st.random_seats))
+        emit(
+            ev,
+            "loadouts_revealed",
+            heroes=[a.hero, b.hero],
+            weapons=[[sl.weapon for sl in s.slots] for s in (a, b)],
+            random=list(st.random_seats),
+        )
     if len(a.slots) == 1 and len(b.slots) == 1:
         return evolve(st, random_seats=(), phase=START_SPIN, start=(0, 0, -1, -1))
     return evolve(st, random_seats=(), phase=START_WEAPON)

@@ -77,11 +77,24 @@ def _spin_view(st: State) -> dict[str, JSON] | None:
     spin = st.spin
     if spin is None:
         return None
-    view: dict[str, JSON] = {"seat": st.active, "slot": spin.slot, "weapon": st.seat(st.active).slots[spin.slot].weapon,
-                             "segment": None, "effect": None, "value": None, "field": None, "resolves_as": None}
+    view: dict[str, JSON] = {
+        "seat": st.active,
+        "slot": spin.slot,
+        "weapon": st.seat(st.active).slots[spin.slot].weapon,
+        "segment": None,
+        "effect": None,
+        "value": None,
+        "field": None,
+        "resolves_as": None,
+    }
     if spin.segment >= 0:
-        view.update(segment=spin.segment, effect=EFFECTS[spin.effect], value=spin.value, field=FIELDS[spin.field],
-                    resolves_as=EFFECTS[fx.resolves_as(st, spin.effect)])
+        view.update(
+            segment=spin.segment,
+            effect=EFFECTS[spin.effect],
+            value=spin.value,
+            field=FIELDS[spin.field],
+            resolves_as=EFFECTS[fx.resolves_as(st, spin.effect)],
+        )
     return view
 
 
@@ -90,10 +103,16 @@ def _attack_view(book: CardBook, st: State) -> dict[str, JSON] | None:
     attack = st.attack
     if attack is None:
         return None
-    return {"seat": st.active, "source": SOURCE_NAMES[attack.source], "effect": EFFECTS[attack.effect],
-            "declared": attack.declared, "value": attack.value,
-            "target": None if attack.target < 0 else target_json(book, st, attack),
-            "shields": list(attack.shields), "origin": attack.origin}
+    return {
+        "seat": st.active,
+        "source": SOURCE_NAMES[attack.source],
+        "effect": EFFECTS[attack.effect],
+        "declared": attack.declared,
+        "value": attack.value,
+        "target": None if attack.target < 0 else target_json(book, st, attack),
+        "shields": list(attack.shields),
+        "origin": attack.origin,
+    }
 
 
 def _start_view(book: CardBook, st: State) -> dict[str, JSON] | None:
@@ -106,8 +125,13 @@ def _start_view(book: CardBook, st: State) -> dict[str, JSON] | None:
     if segs[0] >= 0:
         values = [book.weapon_rows[weapons[i]].wheel[segs[i]][1] for i in (0, 1)]
         winner = None if values[0] == values[1] else int(values[1] > values[0])
-    return {"slots": list(w), "weapons": weapons, "segments": None if segs[0] < 0 else list(segs),
-            "values": values, "winner": winner}
+    return {
+        "slots": list(w),
+        "weapons": weapons,
+        "segments": None if segs[0] < 0 else list(segs),
+        "values": values,
+        "winner": winner,
+    }
 
 
 def hero_view(book: CardBook, st: State, i: int) -> dict[str, JSON] | None:
@@ -132,24 +156,49 @@ def hero_view(book: CardBook, st: State, i: int) -> dict[str, JSON] | None:
         tod = fx.time_of_day(st)
         col = hero.times_of_day[tod]
         used = st.used if i == st.active else 0
-        column = {"time_of_day": tod, "energy": col.energy, "bonuses": [
-            {"index": k, "kind": b.kind, "effect": b.effect, "value": b.value, "flag": b.flag,
-             "used": bool(used >> k & 1)}
-            for k, b in enumerate(col.bonuses)
-        ]}
+        column = {
+            "time_of_day": tod,
+            "energy": col.energy,
+            "bonuses": [
+                {
+                    "index": k,
+                    "kind": b.kind,
+                    "effect": b.effect,
+                    "value": b.value,
+                    "flag": b.flag,
+                    "used": bool(used >> k & 1),
+                }
+                for k, b in enumerate(col.bonuses)
+            ],
+        }
     weapons = []
     for j, slot in enumerate(seat.slots):
         w = book.weapon_rows[slot.weapon]
         held = slot.held != NO_EFFECT
-        weapons.append({
-            "slot": j, "code": slot.weapon, "name": w.name, "type": WEAPON_TYPES[w.type], "cost": w.cost,
-            "spin_cost": book.spin_cost(seat.hero, slot.weapon), "durability": w.durability,
-            "state": "holding" if held else STATUS_NAMES[slot.status],
-            "effect": {"effect": EFFECTS[slot.held], "value": slot.value} if held else None,
-        })
-    return {"seat": i, "hero": seat.hero, "name": hero.name, "lives": max(0, seat.lives),
-            "max_lives": hero.lives_duel, "energy": seat.energy, "weapon_types": list(hero.weapon_types),
-            "column": column, "weapons": weapons}
+        weapons.append(
+            {
+                "slot": j,
+                "code": slot.weapon,
+                "name": w.name,
+                "type": WEAPON_TYPES[w.type],
+                "cost": w.cost,
+                "spin_cost": book.spin_cost(seat.hero, slot.weapon),
+                "durability": w.durability,
+                "state": "holding" if held else STATUS_NAMES[slot.status],
+                "effect": {"effect": EFFECTS[slot.held], "value": slot.value} if held else None,
+            }
+        )
+    return {
+        "seat": i,
+        "hero": seat.hero,
+        "name": hero.name,
+        "lives": max(0, seat.lives),
+        "max_lives": hero.lives_duel,
+        "energy": seat.energy,
+        "weapon_types": list(hero.weapon_types),
+        "column": column,
+        "weapons": weapons,
+    }
 
 
 def secrets(st: State, viewer: int | None) -> list[str]:
@@ -177,25 +226,52 @@ def state_from_observation(obs: Mapping[str, JSON]) -> State:
         spin = None
         if obs["spin"] is not None:
             s = obs["spin"]
-            spin = Spin(int(s["slot"])) if s["segment"] is None else Spin(
-                int(s["slot"]), int(s["segment"]), EFFECTS.index(s["effect"]), int(s["value"]), FIELDS.index(s["field"]))
+            spin = (
+                Spin(int(s["slot"]))
+                if s["segment"] is None
+                else Spin(
+                    int(s["slot"]),
+                    int(s["segment"]),
+                    EFFECTS.index(s["effect"]),
+                    int(s["value"]),
+                    FIELDS.index(s["field"]),
+                )
+            )
         attack = None
         if obs["attack"] is not None:
             a = obs["attack"]
             target = a["target"]
-            attack = Attack(SOURCE_NAMES.index(a["source"]), EFFECTS.index(a["effect"]), int(a["value"]),
-                            int(a["declared"]), -1 if target is None else TARGET_INDEX[target["kind"]],
-                            -1 if target is None or target["kind"] == "hero" else int(target["slot"]),
-                            tuple(a["shields"]), int(a["origin"]))
+            attack = Attack(
+                SOURCE_NAMES.index(a["source"]),
+                EFFECTS.index(a["effect"]),
+                int(a["value"]),
+                int(a["declared"]),
+                -1 if target is None else TARGET_INDEX[target["kind"]],
+                -1 if target is None or target["kind"] == "hero" else int(target["slot"]),
+                tuple(a["shields"]),
+                int(a["origin"]),
+            )
         start: tuple[int, ...] = ()
         if obs["start"] is not None:
             segs = obs["start"]["segments"] or [-1, -1]
             start = (*obs["start"]["slots"], *segs)
         outcome = None if obs["outcome"] is None else Outcome.from_json(obs["outcome"])
         return State(
-            Config.of(**obs["options"]), obs["phase"], (seats[0], seats[1]), int(obs["starter"]), active,
-            int(obs["round"]), int(obs["actions"]), used, bool(obs["ending"]), spin, attack,
-            tuple(obs["permanent_queue"]), tuple(obs["combo_selection"]), start, tuple(obs["random_seats"]),
+            Config.of(**obs["options"]),
+            obs["phase"],
+            (seats[0], seats[1]),
+            int(obs["starter"]),
+            active,
+            int(obs["round"]),
+            int(obs["actions"]),
+            used,
+            bool(obs["ending"]),
+            spin,
+            attack,
+            tuple(obs["permanent_queue"]),
+            tuple(obs["combo_selection"]),
+            start,
+            tuple(obs["random_seats"]),
             outcome,
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -209,6 +285,12 @@ def _seat(h: JSON) -> Seat | None:
     for w in h["weapons"]:
         eff = w["effect"]
         status = READY if w["state"] == "holding" else STATUS_NAMES.index(w["state"])
-        slots.append(Slot(w["code"], status, NO_EFFECT if eff is None else EFFECTS.index(eff["effect"]),
-                          0 if eff is None else int(eff["value"])))
+        slots.append(
+            Slot(
+                w["code"],
+                status,
+                NO_EFFECT if eff is None else EFFECTS.index(eff["effect"]),
+                0 if eff is None else int(eff["value"]),
+            )
+        )
     return Seat(h["hero"], int(h["lives"]), int(h["energy"]), tuple(slots))

@@ -77,21 +77,39 @@ Choices = Callable[[CardBook, State, int], list[ScratchAction]]
 
 #: action type -> its step, ``step(book, state, action, ev) -> state`` (chance outcomes included)
 STEPS: dict[type[ScratchAction], Step] = {
-    SpinWeapon: turn.spin, Segment: turn.spun, Use: turn.use, Skip: turn.skip, Repair: turn.repair,
-    Cancel: turn.cancel, EndTurn: turn.end_turn, AddCombo: turn.add_combo, Detonate: turn.detonate,
-    KeepCombos: turn.keep_combos, Target: attack.aim, SpendShield: attack.spend_shield, TakeHit: attack.take_hit,
-    Starter: start.choose_starter, StartSpin: start.spun, DrawnLoadouts: loadout.drawn,
+    SpinWeapon: turn.spin,
+    Segment: turn.spun,
+    Use: turn.use,
+    Skip: turn.skip,
+    Repair: turn.repair,
+    Cancel: turn.cancel,
+    EndTurn: turn.end_turn,
+    AddCombo: turn.add_combo,
+    Detonate: turn.detonate,
+    KeepCombos: turn.keep_combos,
+    Target: attack.aim,
+    SpendShield: attack.spend_shield,
+    TakeHit: attack.take_hit,
+    Starter: start.choose_starter,
+    StartSpin: start.spun,
+    DrawnLoadouts: loadout.drawn,
 }
 #: phase -> the choices listed for the seat to act (one seat)
 CHOICES: dict[str, Choices] = {
-    MAIN: turn.main_choices, DECIDE: turn.decide_choices, TARGET: attack.target_choices,
-    SHIELD: attack.shield_choices, COMBO: turn.combo_choices, START_CHOICE: start.starter_choices,
-    START_WEAPON: start.weapon_choices, LOADOUT: loadout.choices,
+    MAIN: turn.main_choices,
+    DECIDE: turn.decide_choices,
+    TARGET: attack.target_choices,
+    SHIELD: attack.shield_choices,
+    COMBO: turn.combo_choices,
+    START_CHOICE: start.starter_choices,
+    START_WEAPON: start.weapon_choices,
+    LOADOUT: loadout.choices,
 }
 #: phase -> whether the seat to act may play an action, where that is quicker than listing them all
 #: (other phases: membership in :data:`CHOICES`)
 ALLOWS: dict[str, Callable[[CardBook, State, int, ScratchAction], bool]] = {
-    MAIN: turn.main_allows, DECIDE: turn.decide_allows,
+    MAIN: turn.main_allows,
+    DECIDE: turn.decide_allows,
 }
 #: chance phase -> (the outcome type it takes, how it is drawn)
 CHANCE_NODES: dict[str, tuple[type[ScratchAction], Callable[[CardBook, random.Random, State], ScratchAction]]] = {
@@ -107,9 +125,18 @@ _ONE: tuple[frozenset[int], frozenset[int]] = (frozenset({0}), frozenset({1}))
 _ACTIVE, _DEFENDER, _CHOOSERS = "active", "defender", "choosers"
 #: phase -> who acts: a fixed set, or the active seat, the defender, the seats with a choice
 _ACTOR: dict[str, frozenset[int] | str] = {
-    MAIN: _ACTIVE, DECIDE: _ACTIVE, TARGET: _ACTIVE, COMBO: _ACTIVE, START_CHOICE: _ACTIVE,
-    SHIELD: _DEFENDER, START_WEAPON: _CHOOSERS,
-    SPIN: _CHANCE, START_SPIN: _CHANCE, DRAW_LOADOUTS: _CHANCE, LOADOUT: _BOTH, OVER: _NOBODY,
+    MAIN: _ACTIVE,
+    DECIDE: _ACTIVE,
+    TARGET: _ACTIVE,
+    COMBO: _ACTIVE,
+    START_CHOICE: _ACTIVE,
+    SHIELD: _DEFENDER,
+    START_WEAPON: _CHOOSERS,
+    SPIN: _CHANCE,
+    START_SPIN: _CHANCE,
+    DRAW_LOADOUTS: _CHANCE,
+    LOADOUT: _BOTH,
+    OVER: _NOBODY,
 }
 
 
@@ -182,10 +209,15 @@ class ScratchWars(BaseRules[State, ScratchAction]):
         for i in (0, 1):
             hero, codes = loadout.check_loadout(self.book, heroes[i], list(weapons[i]), config.level)
             life, given = lives[i], slots[i]
-            seats.append(Seat(hero, life if life is not None else self.book.hero_rows[hero].lives, energy[i],
-                              tuple(given) if given is not None else tuple(Slot(c) for c in codes)))
-        return State(config, MAIN, (seats[0], seats[1]), starter=starter, active=active, round=round,
-                     actions=actions)
+            seats.append(
+                Seat(
+                    hero,
+                    life if life is not None else self.book.hero_rows[hero].lives,
+                    energy[i],
+                    tuple(given) if given is not None else tuple(Slot(c) for c in codes),
+                )
+            )
+        return State(config, MAIN, (seats[0], seats[1]), starter=starter, active=active, round=round, actions=actions)
 
     def validate_deck(self, data: JSON) -> JSON:
         """A saved loadout in normal form (:func:`.loadout.validate_deck`).

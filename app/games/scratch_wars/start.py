@@ -22,7 +22,7 @@ from .state import GAME, START_CHOICE, START_PENALTY, START_SPIN, State, evolve,
 
 def weapon_choices(book: CardBook, st: State, seat: int) -> list[ScratchAction]:
     """The start-weapon choices of ``seat``: each of its weapon slots."""
-    return list(START_WEAPON_ACTIONS[:len(st.seat(seat).slots)])
+    return list(START_WEAPON_ACTIONS[: len(st.seat(seat).slots)])
 
 
 def starter_choices(book: CardBook, st: State, seat: int) -> list[ScratchAction]:
@@ -47,8 +47,10 @@ def choose_weapons(book: CardBook, st: State, actions: Mapping[int, ScratchActio
 
 def _wheel_sizes(book: CardBook, st: State) -> tuple[int, int]:
     rows = book.weapon_rows
-    return (len(rows[st.seat(0).slots[st.start[0]].weapon].wheel),
-            len(rows[st.seat(1).slots[st.start[1]].weapon].wheel))
+    return (
+        len(rows[st.seat(0).slots[st.start[0]].weapon].wheel),
+        len(rows[st.seat(1).slots[st.start[1]].weapon].wheel),
+    )
 
 
 def spin(book: CardBook, rng: random.Random, st: State) -> StartSpin:

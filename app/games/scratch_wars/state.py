@@ -39,8 +39,20 @@ TARGET = "target"  #: the attacker picks the target of an attack (section 8 step
 SHIELD = "shield"  #: the *defender* may spend deferred shields one at a time (section 8 step 3)
 COMBO = "combo"  #: end of turn: pick combos to detonate, or keep them (section 6.2)
 OVER = "over"
-PHASES = (LOADOUT, DRAW_LOADOUTS, START_WEAPON, START_SPIN, START_CHOICE, MAIN, SPIN, DECIDE, TARGET,
-          SHIELD, COMBO, OVER)
+PHASES = (
+    LOADOUT,
+    DRAW_LOADOUTS,
+    START_WEAPON,
+    START_SPIN,
+    START_CHOICE,
+    MAIN,
+    SPIN,
+    DECIDE,
+    TARGET,
+    SHIELD,
+    COMBO,
+    OVER,
+)
 
 # ------------------------------------------------------------------------------------ weapon state
 
@@ -259,7 +271,7 @@ def set_slot(seat: Seat, j: int, slot: Slot) -> Seat:
 
 def replace_at(items: tuple[T, ...], i: int, item: T) -> tuple[T, ...]:
     """``items`` with the one at index ``i`` replaced by ``item``."""
-    return (*items[:i], item, *items[i + 1:])
+    return (*items[:i], item, *items[i + 1 :])
 
 
 # ------------------------------------------------------------------------------------------- JSON
@@ -268,8 +280,12 @@ def replace_at(items: tuple[T, ...], i: int, item: T) -> tuple[T, ...]:
 def _seat_json(s: Seat | None) -> JSON:
     if s is None:
         return None
-    return {"hero": s.hero, "lives": s.lives, "energy": s.energy,
-            "slots": [[sl.weapon, sl.status, sl.held, sl.value] for sl in s.slots]}
+    return {
+        "hero": s.hero,
+        "lives": s.lives,
+        "energy": s.energy,
+        "slots": [[sl.weapon, sl.status, sl.held, sl.value] for sl in s.slots],
+    }
 
 
 def encode_state(state: State) -> dict[str, JSON]:
@@ -295,8 +311,18 @@ def encode_state(state: State) -> dict[str, JSON]:
         "used": state.used,
         "ending": state.ending,
         "spin": None if spin is None else [spin.slot, spin.segment, spin.effect, spin.value, spin.field],
-        "attack": None if attack is None else [attack.source, attack.effect, attack.value, attack.declared,
-                                               attack.target, attack.slot, list(attack.shields), attack.origin],
+        "attack": None
+        if attack is None
+        else [
+            attack.source,
+            attack.effect,
+            attack.value,
+            attack.declared,
+            attack.target,
+            attack.slot,
+            list(attack.shields),
+            attack.origin,
+        ],
         "queue": list(state.queue),
         "combos": list(state.combos),
         "start": list(state.start),
@@ -308,8 +334,12 @@ def encode_state(state: State) -> dict[str, JSON]:
 def _decode_seat(s: JSON) -> Seat | None:
     if s is None:
         return None
-    return Seat(str(s["hero"]), int(s["lives"]), int(s["energy"]),
-                tuple(Slot(str(w), int(st), int(h), int(v)) for w, st, h, v in s["slots"]))
+    return Seat(
+        str(s["hero"]),
+        int(s["lives"]),
+        int(s["energy"]),
+        tuple(Slot(str(w), int(st), int(h), int(v)) for w, st, h, v in s["slots"]),
+    )
 
 
 def _decode_attack(a: JSON) -> Attack:

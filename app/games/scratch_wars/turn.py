@@ -111,8 +111,8 @@ from .state import (
 NOTHING: Mapping[str, Any] = MappingProxyType({})  #: no changes
 #: what the end of the main phase changes (besides the queue of permanent attacks)
 _MAIN_ENDED: Mapping[str, Any] = MappingProxyType(
-    {"phase": MAIN, "ending": True, "actions": 0, "spin": None, "attack": None, "queue": ()})
-
+    {"phase": MAIN, "ending": True, "actions": 0, "spin": None, "attack": None, "queue": ()}
+)
 
 
 def begin_round(book: CardBook, st: State, ev: Events, ended: Mapping[str, Any] = NOTHING) -> State:
@@ -156,8 +156,20 @@ def begin_turn(book: CardBook, st: State, seat_index: int, ev: Events, round_: i
     gained = energy - seat.energy
     if repaired or gained:
         seat = evolve(seat, slots=slots, energy=energy)
-    st = evolve(st, seats=set_seat(st.seats, seat_index, seat), round=r, phase=MAIN, active=seat_index,
-                actions=ACTIONS_PER_TURN, used=0, ending=False, spin=None, attack=None, queue=(), combos=())
+    st = evolve(
+        st,
+        seats=set_seat(st.seats, seat_index, seat),
+        round=r,
+        phase=MAIN,
+        active=seat_index,
+        actions=ACTIONS_PER_TURN,
+        used=0,
+        ending=False,
+        spin=None,
+        attack=None,
+        queue=(),
+        combos=(),
+    )
     if ev is not None:
         emit(ev, "turn_started", seat=seat_index, round=r, energy=energy, energy_gained=gained, repaired=repaired)
     return st
@@ -200,7 +212,6 @@ def end_main(book: CardBook, st: State, reason: str, ev: Events) -> State:
         return finish_turn(book, st, ev, _MAIN_ENDED)
     st = evolve(st, **{**_MAIN_ENDED, "queue": queue})
     return end_steps(book, st, ev)
-
 
 
 def end_steps(book: CardBook, st: State, ev: Events) -> State:
@@ -296,8 +307,16 @@ def spin(book: CardBook, st: State, action: SpinWeapon, ev: Events) -> State:
         seats = set_seat(seats, st.active, seat)
     st = evolve(st, seats=seats, phase=SPIN, actions=st.actions - 1, spin=_SPINS[j])
     if ev is not None:
-        emit(ev, "spin_started", seat=st.active, slot=j, weapon=seat.slots[j].weapon, cost=cost,
-             actions=st.actions, energy=seat.energy)
+        emit(
+            ev,
+            "spin_started",
+            seat=st.active,
+            slot=j,
+            weapon=seat.slots[j].weapon,
+            cost=cost,
+            actions=st.actions,
+            energy=seat.energy,
+        )
     return st
 
 
@@ -323,8 +342,18 @@ def spun(book: CardBook, st: State, action: Segment, ev: Events) -> State:
     effect, value, field = weapon.wheel[i]
     st = evolve(st, phase=DECIDE, spin=evolve(pending, segment=i, effect=effect, value=value, field=field))
     if ev is not None:
-        emit(ev, "spin_result", seat=st.active, slot=pending.slot, weapon=weapon.code, segment=i,
-             effect=EFFECTS[effect], value=value, field=FIELDS[field], resolves_as=EFFECTS[fx.resolves_as(st, effect)])
+        emit(
+            ev,
+            "spin_result",
+            seat=st.active,
+            slot=pending.slot,
+            weapon=weapon.code,
+            segment=i,
+            effect=EFFECTS[effect],
+            value=value,
+            field=FIELDS[field],
+            resolves_as=EFFECTS[fx.resolves_as(st, effect)],
+        )
     options = decide_choices(book, st, st.active)
     if len(options) == 1:  # nothing to decide (level 1 green/red, or only "skip")
         only = options[0]
@@ -386,30 +415,43 @@ def use(book: CardBook, st: State, action: Use, ev: Events) -> State:
     used = st.used | (1 << bonus) if bonus >= 0 else st.used
     ending = st.ending or pending.field >= ORANGE
     if ev is not None:
-        emit(ev, "effect_used", seat=a, slot=pending.slot, effect=EFFECTS[kind], printed=EFFECTS[pending.effect],
-             base=pending.value, bonus=None if bonus < 0 else bonus, bonus_value=extra, value=value)
+        emit(
+            ev,
+            "effect_used",
+            seat=a,
+            slot=pending.slot,
+            effect=EFFECTS[kind],
+            printed=EFFECTS[pending.effect],
+            base=pending.value,
+            bonus=None if bonus < 0 else bonus,
+            bonus_value=extra,
+            value=value,
+        )
     if kind == ENERGY:
         if not st.config.energy:  # level 2b: an empty action (AMBIGUITY 3)
             return after_main_action(book, st, ev, used=used, ending=ending)
         energy = min(MAX_ENERGY, seat.energy + value)
         if ev is not None:
             emit(ev, "energy_gained", seat=a, amount=energy - seat.energy, energy=energy)
-        return after_main_action(book, st, ev, used=used, ending=ending,
-                                 seats=set_seat(st.seats, a, evolve(seat, energy=energy)))
+        return after_main_action(
+            book, st, ev, used=used, ending=ending, seats=set_seat(st.seats, a, evolve(seat, energy=energy))
+        )
     if kind == HEAL:
         top = book.hero_rows[seat.hero].lives
         lives = max(seat.lives, min(top, seat.lives + value))
         if ev is not None:
             emit(ev, "healed", seat=a, amount=lives - seat.lives, lives=lives)
-        return after_main_action(book, st, ev, used=used, ending=ending,
-                                 seats=set_seat(st.seats, a, evolve(seat, lives=lives)))
+        return after_main_action(
+            book, st, ev, used=used, ending=ending, seats=set_seat(st.seats, a, evolve(seat, lives=lives))
+        )
     if kind in DEFERRED:
         j = pending.slot
         slot = evolve(seat.slots[j], held=kind, value=value)
         if ev is not None:
             emit(ev, "effect_deferred", seat=a, slot=j, weapon=slot.weapon, effect=EFFECTS[kind], value=value)
-        return after_main_action(book, st, ev, used=used, ending=ending,
-                                 seats=set_seat(st.seats, a, set_slot(seat, j, slot)))
+        return after_main_action(
+            book, st, ev, used=used, ending=ending, seats=set_seat(st.seats, a, set_slot(seat, j, slot))
+        )
     st = evolve(st, used=used, ending=ending)
     return attack.declare(book, st, SRC_SPIN, kind, value, pending.slot, ev)
 
@@ -436,8 +478,16 @@ def cancel(book: CardBook, st: State, action: Cancel, ev: Events) -> State:
     slot = seat.slots[j]
     seat = set_slot(seat, j, evolve(slot, held=NO_EFFECT, value=0))
     if ev is not None:
-        emit(ev, "effect_cancelled", seat=a, slot=j, weapon=slot.weapon, effect=EFFECTS[slot.held],
-             value=slot.value, by="owner")
+        emit(
+            ev,
+            "effect_cancelled",
+            seat=a,
+            slot=j,
+            weapon=slot.weapon,
+            effect=EFFECTS[slot.held],
+            value=slot.value,
+            by="owner",
+        )
     return evolve(st, seats=set_seat(st.seats, a, seat))
 
 
@@ -475,10 +525,23 @@ def detonate(book: CardBook, st: State, action: Detonate, ev: Events) -> State:
     for j in st.combos:
         slots[j] = evolve(slots[j], held=NO_EFFECT, value=0)
     if ev is not None:
-        emit(ev, "combo_detonated", seat=a, slots=list(st.combos), weapons=[slots[j].weapon for j in st.combos],
-             values=values, bonus=None if bonus < 0 else bonus, bonus_value=extra, value=value)
-    st = evolve(st, seats=set_seat(st.seats, a, evolve(seat, slots=tuple(slots))),
-                used=st.used | (1 << bonus) if bonus >= 0 else st.used, combos=())
+        emit(
+            ev,
+            "combo_detonated",
+            seat=a,
+            slots=list(st.combos),
+            weapons=[slots[j].weapon for j in st.combos],
+            values=values,
+            bonus=None if bonus < 0 else bonus,
+            bonus_value=extra,
+            value=value,
+        )
+    st = evolve(
+        st,
+        seats=set_seat(st.seats, a, evolve(seat, slots=tuple(slots))),
+        used=st.used | (1 << bonus) if bonus >= 0 else st.used,
+        combos=(),
+    )
     return attack.declare(book, st, SRC_COMBO, COMBO, value, -1, ev)
 
 
@@ -490,8 +553,31 @@ def keep_combos(book: CardBook, st: State, action: KeepCombos, ev: Events) -> St
 
 
 __all__ = [
-    "add_combo", "after_attack", "after_main_action", "begin_round", "begin_turn", "cancel", "combo_choices",
-    "decide_allows", "decide_choices", "detonate", "end_main", "end_steps", "end_turn", "finish_turn", "keep_combos",
-    "main_allows", "main_choices", "over", "repair", "sample_segment", "skip", "skippable", "slot_choice", "spin",
-    "spun", "usable", "use",
+    "add_combo",
+    "after_attack",
+    "after_main_action",
+    "begin_round",
+    "begin_turn",
+    "cancel",
+    "combo_choices",
+    "decide_allows",
+    "decide_choices",
+    "detonate",
+    "end_main",
+    "end_steps",
+    "end_turn",
+    "finish_turn",
+    "keep_combos",
+    "main_allows",
+    "main_choices",
+    "over",
+    "repair",
+    "sample_segment",
+    "skip",
+    "skippable",
+    "slot_choice",
+    "spin",
+    "spun",
+    "usable",
+    "use",
 ]

@@ -305,7 +305,16 @@ class StrategoCodec(ActionCodec[StrategoAction]):
 
 
 CODEC = StrategoCodec(
-    "stratego_junior", Setup, Move, Attack, TowerAttack, Roll, Die, Flip, Place, DeclineReturn,
+    "stratego_junior",
+    Setup,
+    Move,
+    Attack,
+    TowerAttack,
+    Roll,
+    Die,
+    Flip,
+    Place,
+    DeclineReturn,
     shared=(PlaceTower,),
 )
 

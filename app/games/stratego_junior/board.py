@@ -48,8 +48,11 @@ def parse_square(value: Any) -> int:
 
     :raises BadAction: not a pair of ints (booleans refused) or off the grid.
     """
-    if (not isinstance(value, list | tuple) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         raise BadAction(f"a square is [row, column], got {value!r}")
     try:
         return D.sq(value[0], value[1])

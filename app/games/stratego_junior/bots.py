@@ -46,8 +46,9 @@ class RandomBot:
 
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
-               budget_ms: int = 50) -> StrategoAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random, budget_ms: int = 50
+    ) -> StrategoAction:
         """:returns: one element of ``legal`` (or any valid setup during the setup phase).
         :raises IndexError: ``legal`` is empty."""
         if observation.get("phase") == "setup":
@@ -63,8 +64,9 @@ class QuestBot:
 
     name: ClassVar[str] = "quest"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
-               budget_ms: int = 50) -> StrategoAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random, budget_ms: int = 50
+    ) -> StrategoAction:
         """:returns: one element of ``legal`` (or a sensible setup during the setup phase)."""
         if observation.get("phase") == "setup":
             return sensible_setup(rng)
@@ -184,8 +186,9 @@ class SearchBot:
     def __init__(self, samples: int | None = None) -> None:
         self.samples = samples
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
-               budget_ms: int = 50) -> StrategoAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random, budget_ms: int = 50
+    ) -> StrategoAction:
         """:returns: one element of ``legal`` (or a sensible setup during the setup phase)."""
         if observation.get("phase") == "setup":
             return sensible_setup(rng)
@@ -257,8 +260,10 @@ class _View:
         )
         self.span = D.rows - 1
         my_kinds = {kind[sq] for sq in range(n) if owner[sq] == me}
-        self.values = (self._values(set(pool) | {kind[sq] for sq in range(n) if owner[sq] == opp}),
-                       self._values(my_kinds))
+        self.values = (
+            self._values(set(pool) | {kind[sq] for sq in range(n) if owner[sq] == opp}),
+            self._values(my_kinds),
+        )
 
     @staticmethod
     def _values(victims: set[int]) -> list[float]:
@@ -421,8 +426,7 @@ class _View:
             return -WIN
         if not their_moving:
             return WIN
-        return (score + BACK_ROW_SHARE * (my_best_back - their_best_back)
-                + ARMY * (_LOG[my_moving] - _LOG[their_moving]))
+        return score + BACK_ROW_SHARE * (my_best_back - their_best_back) + ARMY * (_LOG[my_moving] - _LOG[their_moving])
 
 
 def _tower_ev(kinds: Sequence[int], value: float) -> float:
@@ -468,8 +472,9 @@ class StrategoBot:
         self.quest = QuestBot()
         self.victory = SearchBot()
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random,
-               budget_ms: int = 50) -> StrategoAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[StrategoAction], rng: random.Random, budget_ms: int = 50
+    ) -> StrategoAction:
         """:returns: one element of ``legal`` (or a setup during the setup phase)."""
         bot = self.quest if observation.get("variant") == "quest" else self.victory
         return bot.choose(observation, legal, rng, budget_ms)

@@ -289,8 +289,10 @@ def build(model: PiecesModel) -> GameData:
         middle=tuple(r * cols + c for r in b.middle_rows for c in range(cols) if r * cols + c not in lakes),
         adj=tuple(adj),
         formation=formation,
-        formation_squares=(frozenset(s for row in formation[0] for s in row),
-                           frozenset(s for row in formation[1] for s in row)),
+        formation_squares=(
+            frozenset(s for row in formation[0] for s in row),
+            frozenset(s for row in formation[1] for s in row),
+        ),
         back_row=(formation[0][-1], formation[1][-1]),
         towers=b.towers_per_side,
         tower_order=(tuple(range(b.towers_per_side)), tuple(reversed(range(b.towers_per_side)))),
@@ -333,7 +335,14 @@ def catalog_entries(data: GameData = DATA) -> list[dict[str, Any]]:
     """The castle kinds for pages: ``[{"id", "strength", "count", "big", "movable", "beats",
     "on_die"}]`` in file order (``on_die``: faces of the Quest die showing it)."""
     return [
-        {"id": p.id, "strength": p.strength, "count": p.count, "big": p.big, "movable": p.movable,
-         "beats": list(p.beats), "on_die": list(data.model.die_faces).count(p.id)}
+        {
+            "id": p.id,
+            "strength": p.strength,
+            "count": p.count,
+            "big": p.big,
+            "movable": p.movable,
+            "beats": list(p.beats),
+            "on_die": list(data.model.die_faces).count(p.id),
+        }
         for p in data.model.pieces
     ]

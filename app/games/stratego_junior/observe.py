@@ -19,8 +19,9 @@ from .state import OVER, RETURN, SETUP, StrategoState, to_act
 D = DATA
 
 
-def piece_json(uid: int, owner: int, kind: int | None, square: int | None, *, known: bool = False,
-               moved: bool = False) -> dict[str, JSON]:
+def piece_json(
+    uid: int, owner: int, kind: int | None, square: int | None, *, known: bool = False, moved: bool = False
+) -> dict[str, JSON]:
     """A castle as JSON (see the module docstring); ``kind`` / ``square`` ``None`` leave out
     ``piece`` / ``sq``."""
     d: dict[str, JSON] = {}
@@ -69,13 +70,27 @@ def observation(state: StrategoState, viewer: int | None, memory: bool) -> dict[
         owner = owners[uid]
         known = uid in revealed
         show = over or owner == viewer or (memory and known)
-        castles.append(piece_json(uid, owner, kinds[uid] if show else None, square,
-                                  known=known and (show or owner == viewer), moved=uid in moved))
+        castles.append(
+            piece_json(
+                uid,
+                owner,
+                kinds[uid] if show else None,
+                square,
+                known=known and (show or owner == viewer),
+                moved=uid in moved,
+            )
+        )
     towers = []
     for seat in (0, 1):
         row = state.towers[seat]
-        towers.append([tower_json(seat, row[t] if (over or seat == viewer) else None, t) if row[t] >= 0
-                       else {"empty": True, "owner": seat, "tower": t} for t in range(D.towers)])
+        towers.append(
+            [
+                tower_json(seat, row[t] if (over or seat == viewer) else None, t)
+                if row[t] >= 0
+                else {"empty": True, "owner": seat, "tower": t}
+                for t in range(D.towers)
+            ]
+        )
     removed = []
     for seat in (0, 1):
         out = []

@@ -63,8 +63,9 @@ class QuestRules(StrategoRules):
     variant: ClassVar[str] = QUEST
     default_options: ClassVar[Mapping[str, JSON]] = {**SHARED_OPTIONS, "variant": QUEST}
 
-    def position(self, castles: Mapping[tuple[int, int], str], *, die: str | None = None,
-                 **kwargs: Any) -> StrategoState:
+    def position(
+        self, castles: Mapping[tuple[int, int], str], *, die: str | None = None, **kwargs: Any
+    ) -> StrategoState:
         """:meth:`StrategoRules.position`, and with ``die`` (a face already rolled) the state
         waiting for the flip.
 
@@ -102,8 +103,10 @@ class QuestRules(StrategoRules):
             out = [PLACE_TOWERS[t] for t, k in enumerate(state.towers[seat]) if k < 0 and t not in taken]
         else:
             taken = {t for _, t in state.staged}
-            out = [PLACES[s] for s in sorted(s for row in D.formation[seat] for s in row
-                                             if board[s] < 0 and s not in taken)]
+            out = [
+                PLACES[s]
+                for s in sorted(s for row in D.formation[seat] for s in row if board[s] < 0 and s not in taken)
+            ]
         if state.config.black_knight_return_optional and not state.staged:
             out.append(DECLINE_RETURN_ACTION)
         return tuple(out)
@@ -147,7 +150,8 @@ class QuestRules(StrategoRules):
             raise IllegalAction(f"{self.name}: the chance action here is a die face, got {die!r}")
         flips = tuple(FLIPS[s] for s in attackable(state.board, 1 - state.to_move))
         return evolve(state, phase=FLIP, die=die.face, legal=flips), [
-            Event("die_rolled", {"seat": state.to_move, "face": D.kinds[die.face]})]
+            Event("die_rolled", {"seat": state.to_move, "face": D.kinds[die.face]})
+        ]
 
     # ------------------------------------------------------------------ turns
 
@@ -162,16 +166,21 @@ class QuestRules(StrategoRules):
         access = has_access(board, other, reach) and any(k >= 0 for k in towers)
         can_roll = any_attackable(board, other, reach)
         if not access and not can_roll:
-            return self._game_over(evolve(state, **{**changes, "to_move": seat}), loss_for(seat, "no_legal_action"),
-                                   events)
+            return self._game_over(
+                evolve(state, **{**changes, "to_move": seat}), loss_for(seat, "no_legal_action"), events
+            )
         cap = state.config.move_cap
         if cap and changes.get("turn", state.turn) >= cap:
             return self._game_over(evolve(state, **{**changes, "to_move": seat}), DRAW_BY_MOVE_CAP, events)
         legal: tuple[StrategoAction, ...] = ()
         if access:  # else the die rolls at once: chance acts, nobody chooses
-            legal = (*(_TOWER_ATTACKS[t] for t, k in enumerate(towers) if k >= 0), *((ROLL_ACTION,) if can_roll else ()))
-        return evolve(state, **{**changes, "phase": PLAY if access else ROLL, "to_move": seat, "die": -1,
-                                "legal": legal}), events
+            legal = (
+                *(_TOWER_ATTACKS[t] for t, k in enumerate(towers) if k >= 0),
+                *((ROLL_ACTION,) if can_roll else ()),
+            )
+        return evolve(
+            state, **{**changes, "phase": PLAY if access else ROLL, "to_move": seat, "die": -1, "legal": legal}
+        ), events
 
     def _flip(self, state: StrategoState, seat: int, square: int) -> Result:
         """Spec 4.2 A: the flipped castle is revealed to both; it falls when it matches the die."""
@@ -186,12 +195,19 @@ class QuestRules(StrategoRules):
             return self._end_turn(state, seat, events, revealed=revealed, die=-1)
         events.append(Event("removed", {"cause": "flip", "castles": [piece]}))
         return self._end_turn(
-            state, seat, events, revealed=revealed, die=-1, board=with_item(state.board, square, -1),
-            pos=with_item(state.pos, uid, -1), removed=for_seat(state.removed, other, (*state.removed[other], uid)),
+            state,
+            seat,
+            events,
+            revealed=revealed,
+            die=-1,
+            board=with_item(state.board, square, -1),
+            pos=with_item(state.pos, uid, -1),
+            removed=for_seat(state.removed, other, (*state.removed[other], uid)),
         )
 
-    def _black_knight(self, state: StrategoState, seat: int, from_square: int, slot: int, events: list[Event],
-                      **changes: Any) -> Result:
+    def _black_knight(
+        self, state: StrategoState, seat: int, from_square: int, slot: int, events: list[Event], **changes: Any
+    ) -> Result:
         """Spec 4.2 B, AMBIGUITY 5: every castle taken from the other seat so far returns (and the
         jester, with ``black_knight_returns_jester``), placed by its owner, who then plays."""
         other = 1 - seat
@@ -203,8 +219,9 @@ class QuestRules(StrategoRules):
         state = evolve(state, turn=state.turn + 1, **changes)
         if not back:
             return self._start_turn(state, other, events)
-        events.append(Event("castles_returning", {"owner": other, "pieces": [D.kinds[k] for k in back],
-                                                  "count": len(back)}))
+        events.append(
+            Event("castles_returning", {"owner": other, "pieces": [D.kinds[k] for k in back], "count": len(back)})
+        )
         return self._with_legal(evolve(state, phase=RETURN, to_move=other, returning=tuple(back), staged=())), events
 
     def _stage(self, state: StrategoState, seat: int, target: int, where: dict[str, JSON]) -> Result:
@@ -213,8 +230,14 @@ class QuestRules(StrategoRules):
         once."""
         kind = state.returning[0]
         staged = (*state.staged, (kind, target))
-        events = [Event("castle_placed", {"owner": seat, "piece": D.kinds[kind], **where},
-                        visible_to=frozenset({seat}), public={"owner": seat})]
+        events = [
+            Event(
+                "castle_placed",
+                {"owner": seat, "piece": D.kinds[kind], **where},
+                visible_to=frozenset({seat}),
+                public={"owner": seat},
+            )
+        ]
         if len(state.returning) > 1:
             return self._with_legal(evolve(state, returning=state.returning[1:], staged=staged)), events
         board = list(state.board)
@@ -238,13 +261,25 @@ class QuestRules(StrategoRules):
             board[target_i] = uid
             full.append(piece_json(uid, seat, kind_i, target_i))
             public.append(piece_json(uid, seat, None, target_i))
-        events.append(Event("castles_returned", {"owner": seat, "castles": full, "towers": tower_full},
-                            visible_to=frozenset({seat}),
-                            public={"owner": seat, "castles": public, "towers": tower_public}))
+        events.append(
+            Event(
+                "castles_returned",
+                {"owner": seat, "castles": full, "towers": tower_full},
+                visible_to=frozenset({seat}),
+                public={"owner": seat, "castles": public, "towers": tower_public},
+            )
+        )
         new = with_castles(
-            state, tuple(kinds), tuple(owners), board=tuple(board), pos=tuple(pos),
-            towers=for_seat(state.towers, seat, tuple(towers)), big_out=for_seat(state.big_out, seat, tuple(big_out)),
-            removed=for_seat(state.removed, seat, ()), returning=(), staged=(),
+            state,
+            tuple(kinds),
+            tuple(owners),
+            board=tuple(board),
+            pos=tuple(pos),
+            towers=for_seat(state.towers, seat, tuple(towers)),
+            big_out=for_seat(state.big_out, seat, tuple(big_out)),
+            removed=for_seat(state.removed, seat, ()),
+            returning=(),
+            staged=(),
         )
         return self._start_turn(new, seat, events)
 
@@ -258,8 +293,10 @@ class QuestRules(StrategoRules):
         phase = state.phase
         if phase != SETUP:
             board, towers = state.board, state.towers
-            obs["access"] = [has_access(board, 1) and any(k >= 0 for k in towers[1]),
-                             has_access(board, 0) and any(k >= 0 for k in towers[0])]
+            obs["access"] = [
+                has_access(board, 1) and any(k >= 0 for k in towers[1]),
+                has_access(board, 0) and any(k >= 0 for k in towers[0]),
+            ]
             if phase in (PLAY, ROLL, FLIP):
                 obs["attackable"] = [rc(s) for s in attackable(board, 1 - state.to_move)]
         if phase == RETURN:
@@ -273,6 +310,8 @@ class QuestRules(StrategoRules):
             }
             if viewer == owner:
                 ret["next"] = D.kinds[state.returning[0]]
-                ret["staged"] = [tower_json(owner, k, -1 - t) if t < 0
-                                 else {"owner": owner, "piece": D.kinds[k], "sq": rc(t)} for k, t in state.staged]
+                ret["staged"] = [
+                    tower_json(owner, k, -1 - t) if t < 0 else {"owner": owner, "piece": D.kinds[k], "sq": rc(t)}
+                    for k, t in state.staged
+                ]
             obs["returning"] = ret

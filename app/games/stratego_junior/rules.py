@@ -118,8 +118,9 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         the state waiting for it."""
         raise NotImplementedError
 
-    def _black_knight(self, state: StrategoState, seat: int, from_square: int, slot: int, events: list[Event],
-                      **changes: Any) -> Result:
+    def _black_knight(
+        self, state: StrategoState, seat: int, from_square: int, slot: int, events: list[Event], **changes: Any
+    ) -> Result:
         """``seat`` revealed the Black Knight in tower ``slot`` of the other seat (attacking from
         ``from_square``, -1 in Quest); ``changes``: the towers, big castles out and history after it."""
         raise NotImplementedError
@@ -206,8 +207,16 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         :raises ValueError: an unknown seat or kind, or a big castle on the grid.
         :raises BadOptions: bad ``options``.
         """
-        state = self._placed(castles, to_move=to_move, towers=towers, removed=removed, revealed=revealed,
-                             moved=moved, options=options, turn=turn)
+        state = self._placed(
+            castles,
+            to_move=to_move,
+            towers=towers,
+            removed=removed,
+            revealed=revealed,
+            moved=moved,
+            options=options,
+            turn=turn,
+        )
         new, _ = self._start_turn(state, to_move, [])
         return new
 
@@ -254,7 +263,14 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
                     owners.append(seat)
                     pos.append(-1)
         return StrategoState(
-            config, PLAY, to_move, turn, tuple(board), tuple(kinds), tuple(owners), tuple(pos),
+            config,
+            PLAY,
+            to_move,
+            turn,
+            tuple(board),
+            tuple(kinds),
+            tuple(owners),
+            tuple(pos),
             (tw[0], tw[1]),
             frozenset(board[D.sq(r, c)] for r, c in revealed),
             frozenset(board[D.sq(r, c)] for r, c in moved),
@@ -388,18 +404,25 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         other = 1 - seat
         kind = state.towers[other][slot]
         attacker = None if from_square < 0 else piece_json(state.board[from_square], seat, None, from_square)
-        events = [Event("tower_attacked", {"seat": seat, "owner": other, "tower": slot, "piece": D.kinds[kind],
-                                           "attacker": attacker})]
+        events = [
+            Event(
+                "tower_attacked",
+                {"seat": seat, "owner": other, "tower": slot, "piece": D.kinds[kind], "attacker": attacker},
+            )
+        ]
         history = for_seat(state.history, seat, NO_HISTORY)  # Quest keeps none: no change there
         if kind == D.flag:
-            return self._game_over(evolve(state, turn=state.turn + 1, history=history), loss_for(other, "flag_captured"),
-                                   events)
+            return self._game_over(
+                evolve(state, turn=state.turn + 1, history=history), loss_for(other, "flag_captured"), events
+            )
         towers = for_seat(state.towers, other, with_item(state.towers[other], slot, -1))
         big_out = for_seat(state.big_out, other, (*state.big_out[other], kind))
         if kind != D.black_knight:  # the jester (spec 4.2 B, 5.3): removed, the attacker stays
             events.append(Event("removed", {"cause": "tower", "castles": [tower_json(other, kind, slot)]}))
             return self._end_turn(state, seat, events, towers=towers, big_out=big_out, history=history)
-        return self._black_knight(state, seat, from_square, slot, events, towers=towers, big_out=big_out, history=history)
+        return self._black_knight(
+            state, seat, from_square, slot, events, towers=towers, big_out=big_out, history=history
+        )
 
     # ------------------------------------------------------------------ views and JSON
 
@@ -450,4 +473,3 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
 def loss_for(seat: int, reason: str) -> Outcome:
     """``seat`` loses, the other seat wins, for ``reason``."""
     return Outcome(("loss", "win") if seat == 0 else ("win", "loss"), reason=reason)
-

@@ -50,8 +50,9 @@ def check_setup(towers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
         problems = [f"{k}: {small.get(k, 0)} instead of {n}" for k, n in want_small.items() if small.get(k, 0) != n]
         problems += [f"{k}: not a small castle" for k in small if k not in want_small]
         total = sum(want_small.values())
-        raise BadAction(f"stratego_junior: the formation must hold the side's {total} small castles "
-                        f"({'; '.join(problems)})")
+        raise BadAction(
+            f"stratego_junior: the formation must hold the side's {total} small castles ({'; '.join(problems)})"
+        )
 
 
 def is_valid_setup(setup: object) -> TypeGuard[Setup]:
@@ -78,7 +79,7 @@ def random_setup(rng: random.Random) -> Setup:
     pool = [D.kinds[k] for k in D.small_pool]
     rng.shuffle(pool)
     c = D.columns
-    return Setup.of(towers, [pool[i * c:(i + 1) * c] for i in range(len(D.formation[0]))])
+    return Setup.of(towers, [pool[i * c : (i + 1) * c] for i in range(len(D.formation[0]))])
 
 
 def _depth_wish(kind: int) -> float:
@@ -103,7 +104,7 @@ def sensible_setup(rng: random.Random) -> Setup:
     c = D.columns
     rows = []
     for i in range(n_rows):
-        row = [D.kinds[k] for k in pool[i * c:(i + 1) * c]]
+        row = [D.kinds[k] for k in pool[i * c : (i + 1) * c]]
         rng.shuffle(row)
         rows.append(row)
     return Setup.of(towers, rows)
@@ -166,5 +167,12 @@ def place_setups(state: StrategoState, red: Setup, blue: Setup) -> StrategoState
             kinds.append(at[square])
             owners.append(seat)
             pos.append(square)
-    return with_castles(state, tuple(kinds), tuple(owners), phase=PLAY, board=tuple(board), pos=tuple(pos),
-                        towers=(towers[0], towers[1]))
+    return with_castles(
+        state,
+        tuple(kinds),
+        tuple(owners),
+        phase=PLAY,
+        board=tuple(board),
+        pos=tuple(pos),
+        towers=(towers[0], towers[1]),
+    )

@@ -65,9 +65,13 @@ class Config:
 
     def to_json(self) -> dict[str, JSON]:
         """The options as a JSON object (keys in this order)."""
-        return {"variant": self.variant, "memory_aid": self.memory_aid, "move_cap": self.move_cap,
-                "black_knight_returns_jester": self.black_knight_returns_jester,
-                "black_knight_return_optional": self.black_knight_return_optional}
+        return {
+            "variant": self.variant,
+            "memory_aid": self.memory_aid,
+            "move_cap": self.move_cap,
+            "black_knight_returns_jester": self.black_knight_returns_jester,
+            "black_knight_return_optional": self.black_knight_return_optional,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +146,9 @@ def movers_of(kinds: Sequence[int], owners: Sequence[int]) -> Pair[tuple[int, ..
     return (tuple(found[0]), tuple(found[1]))
 
 
-def with_castles(state: StrategoState, kinds: tuple[int, ...], owners: tuple[int, ...],
-                 **changes: Any) -> StrategoState:
+def with_castles(
+    state: StrategoState, kinds: tuple[int, ...], owners: tuple[int, ...], **changes: Any
+) -> StrategoState:
     """``evolve(state, kinds=kinds, owners=owners, **changes)`` with the derived ``movers`` kept:
     the one way a transition changes which castles exist."""
     return evolve(state, kinds=kinds, owners=owners, movers=movers_of(kinds, owners), **changes)
@@ -170,7 +175,7 @@ def to_act(state: StrategoState) -> frozenset[int]:
 
 def with_item(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``values`` with ``values[index]`` replaced by ``value``."""
-    return (*values[:index], value, *values[index + 1:])
+    return (*values[:index], value, *values[index + 1 :])
 
 
 def for_seat(pair: Pair[T], seat: int, value: T) -> Pair[T]:

@@ -61,8 +61,15 @@ def victory_actions(state: StrategoState, seat: int) -> tuple[StrategoAction, ..
     return _actions(seat, state.board, state.owners, state.pos, state.movers, state.history, state.towers)
 
 
-def _actions(seat: int, board: tuple[int, ...], owners: tuple[int, ...], pos: tuple[int, ...],
-             movers: Pair[tuple[int, ...]], history: History, towers: Pair[tuple[int, ...]]) -> tuple[StrategoAction, ...]:
+def _actions(
+    seat: int,
+    board: tuple[int, ...],
+    owners: tuple[int, ...],
+    pos: tuple[int, ...],
+    movers: Pair[tuple[int, ...]],
+    history: History,
+    towers: Pair[tuple[int, ...]],
+) -> tuple[StrategoAction, ...]:
     """:func:`victory_actions` from the fields it reads (so a turn can be listed before the state
     that holds the list is made)."""
     steps = STEPS
@@ -121,8 +128,15 @@ class VictoryRules(StrategoRules):
         """``seat``'s turn begins: its actions are listed into the new state (one copy with
         ``changes``); none loses (AMBIGUITY 8), then the move cap draws."""
         get = changes.get
-        legal = _actions(seat, get("board", state.board), state.owners, get("pos", state.pos), state.movers,
-                         get("history", state.history), get("towers", state.towers))
+        legal = _actions(
+            seat,
+            get("board", state.board),
+            state.owners,
+            get("pos", state.pos),
+            state.movers,
+            get("history", state.history),
+            get("towers", state.towers),
+        )
         return self._turn_begun(evolve(state, **changes, phase=PLAY, to_move=seat, legal=legal), events)
 
     def _turn_begun(self, state: StrategoState, events: list[Event]) -> Result:
@@ -151,8 +165,16 @@ class VictoryRules(StrategoRules):
         other, new_board, new_pos = 1 - seat, tuple(board), tuple(pos)
         new_history = (mine, history[1]) if seat == 0 else (history[0], mine)
         legal = _actions(other, new_board, state.owners, new_pos, state.movers, new_history, state.towers)
-        new = evolve(state, turn=state.turn + 1, to_move=other, board=new_board, pos=new_pos,
-                     moved=moved if uid in moved else moved | {uid}, history=new_history, legal=legal)
+        new = evolve(
+            state,
+            turn=state.turn + 1,
+            to_move=other,
+            board=new_board,
+            pos=new_pos,
+            moved=moved if uid in moved else moved | {uid},
+            history=new_history,
+            legal=legal,
+        )
         return self._turn_begun(new, events)
 
     def _attack(self, state: StrategoState, seat: int, a: int, b: int) -> Result:
@@ -184,30 +206,49 @@ class VictoryRules(StrategoRules):
             gone.append(piece_json(att, seat, kinds[att], a))
             gone.append(piece_json(dfn, other, kinds[dfn], b))
         events = [
-            Event("combat", {
-                "seat": seat, "from": rc(a), "to": rc(b),
-                "attacker": piece_json(att, seat, kinds[att], a), "defender": piece_json(dfn, other, kinds[dfn], b),
-                "winner": ("attacker", "defender", "none")[result],
-            }),
+            Event(
+                "combat",
+                {
+                    "seat": seat,
+                    "from": rc(a),
+                    "to": rc(b),
+                    "attacker": piece_json(att, seat, kinds[att], a),
+                    "defender": piece_json(dfn, other, kinds[dfn], b),
+                    "winner": ("attacker", "defender", "none")[result],
+                },
+            ),
             Event("removed", {"cause": "combat", "castles": gone}),
         ]
         moved = state.moved
         if result == ATTACKER and att not in moved:
             moved = moved | {att}
         return self._end_turn(
-            state, seat, events, board=tuple(new_board), pos=tuple(pos), removed=(removed[0], removed[1]),
-            revealed=state.revealed | {att, dfn}, moved=moved, history=for_seat(state.history, seat, NO_HISTORY),
+            state,
+            seat,
+            events,
+            board=tuple(new_board),
+            pos=tuple(pos),
+            removed=(removed[0], removed[1]),
+            revealed=state.revealed | {att, dfn},
+            moved=moved,
+            history=for_seat(state.history, seat, NO_HISTORY),
         )
 
-    def _black_knight(self, state: StrategoState, seat: int, from_square: int, slot: int, events: list[Event],
-                      **changes: Any) -> Result:
+    def _black_knight(
+        self, state: StrategoState, seat: int, from_square: int, slot: int, events: list[Event], **changes: Any
+    ) -> Result:
         """Spec 5.3 / AMBIGUITY 12: the Black Knight takes the attacker with it; nothing returns."""
         uid = state.board[from_square]
         gone = [tower_json(1 - seat, D.black_knight, slot), piece_json(uid, seat, None, from_square)]
         events.append(Event("removed", {"cause": "black_knight", "castles": gone}))
         return self._end_turn(
-            state, seat, events, board=with_item(state.board, from_square, -1), pos=with_item(state.pos, uid, -1),
-            removed=for_seat(state.removed, seat, (*state.removed[seat], uid)), **changes,
+            state,
+            seat,
+            events,
+            board=with_item(state.board, from_square, -1),
+            pos=with_item(state.pos, uid, -1),
+            removed=for_seat(state.removed, seat, (*state.removed[seat], uid)),
+            **changes,
         )
 
     def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON]) -> None:

@@ -128,8 +128,11 @@ def _drain(book: CardBook, state: State, t: Trigger, e: Effect, events: list[Eve
 
 def _steal(book: CardBook, state: State, t: Trigger, e: Effect, events: list[Event], q: list[Trigger]) -> State:
     stats = derive(book, state)
-    victims = [v for v in opponents(state, t.owner)
-               if state.players[v].treasury > 0 and treasury_open(state, stats, t.owner, v)]
+    victims = [
+        v
+        for v in opponents(state, t.owner)
+        if state.players[v].treasury > 0 and treasury_open(state, stats, t.owner, v)
+    ]
     if not victims:
         return state
     victim = max(victims, key=lambda v: state.players[v].treasury)  # first in turn order on ties
@@ -145,7 +148,7 @@ def _discard(book: CardBook, state: State, t: Trigger, e: Effect, events: list[E
         hand = state.players[seat].hand
         if not hand:
             continue
-        keep, lost = hand[:-e.amount], hand[-e.amount:]
+        keep, lost = hand[: -e.amount], hand[-e.amount :]
         state = with_player(state, seat, hand=keep)
         state = evolve(state, discard=state.discard + lost)
         events.append(Event("discarded", {"seat": seat, "cards": list(lost), "why": t.card}))
@@ -174,7 +177,7 @@ def _revive(book: CardBook, state: State, t: Trigger, e: Effect, events: list[Ev
     for i in range(len(discard) - 1, -1, -1):
         if discard[i] != t.card:
             card = discard[i]
-            state = evolve(state, discard=discard[:i] + discard[i + 1:])
+            state = evolve(state, discard=discard[:i] + discard[i + 1 :])
             zone = ZONE_INDEX[book.cards[card].start_position]
             state, more = enter(book, state, t.owner, card, zone, NO_HOST, "revived", events)
             q.extend(more)
@@ -203,6 +206,16 @@ def _tire(book: CardBook, state: State, t: Trigger, e: Effect, events: list[Even
 
 
 _HANDLERS: dict[str, Handler] = {
-    "gain": _gain, "drain": _drain, "steal": _steal, "draw": _draw, "discard": _discard, "ap": _ap,
-    "destroy": _destroy, "return": _destroy, "revive": _revive, "move": _move, "tire": _tire, "ready": _tire,
+    "gain": _gain,
+    "drain": _drain,
+    "steal": _steal,
+    "draw": _draw,
+    "discard": _discard,
+    "ap": _ap,
+    "destroy": _destroy,
+    "return": _destroy,
+    "revive": _revive,
+    "move": _move,
+    "tire": _tire,
+    "ready": _tire,
 }

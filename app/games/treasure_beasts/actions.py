@@ -258,6 +258,21 @@ class Pass(_FlagAction):
 
 
 CODEC: ActionCodec[TBAction] = ActionCodec(
-    "treasure_beasts", Shuffle, Pick, Deploy, Attach, AltUse, Move, Reattach, Take, Steal, Activate,
-    Target, Join, Strike, Lose, Discard, Pass,
+    "treasure_beasts",
+    Shuffle,
+    Pick,
+    Deploy,
+    Attach,
+    AltUse,
+    Move,
+    Reattach,
+    Take,
+    Steal,
+    Activate,
+    Target,
+    Join,
+    Strike,
+    Lose,
+    Discard,
+    Pass,
 )

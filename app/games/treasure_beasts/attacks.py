@@ -56,8 +56,11 @@ def legal_attack(book: CardBook, state: State) -> list[TBAction]:
     out: list[TBAction] = []
     if target is not None:
         guards = guard_map(state, stats)
-        out.extend(Join(c.uid) for c in attackers(state, stats)
-                   if c.uid not in a.attackers and may_attack(state, stats, c, target, guards))
+        out.extend(
+            Join(c.uid)
+            for c in attackers(state, stats)
+            if c.uid not in a.attackers and may_attack(state, stats, c, target, guards)
+        )
     if a.attackers:
         out.append(Strike())
     return out
@@ -101,8 +104,18 @@ def strike(book: CardBook, state: State, action: Strike, events: list[Event]) ->
     strengths = tuple(stats[u].strength for u in a.attackers)
     defence = stats[a.target].strength
     a = evolve(a, strengths=strengths, defence=defence, budget=defence, destroyed=sum(strengths) >= defence)
-    events.append(Event("strike", {"target": a.target, "attackers": list(a.attackers), "strength": sum(strengths),
-                                   "defence": defence, "target_destroyed": a.destroyed}))
+    events.append(
+        Event(
+            "strike",
+            {
+                "target": a.target,
+                "attackers": list(a.attackers),
+                "strength": sum(strengths),
+                "defence": defence,
+                "target_destroyed": a.destroyed,
+            },
+        )
+    )
     return _losses(book, evolve(state, attack=a), events)
 
 
@@ -130,10 +143,25 @@ def _finish(book: CardBook, state: State, events: list[Event]) -> State:
     a = state.attack
     assert a is not None
     tired = {u for u in a.attackers if u not in a.lost}
-    state = evolve(state, creatures=tuple(evolve(c, ready=False, used=c.used | ATTACKED) if c.uid in tired else c
-                                          for c in state.creatures), phase=MAIN, attack=None)
+    state = evolve(
+        state,
+        creatures=tuple(
+            evolve(c, ready=False, used=c.used | ATTACKED) if c.uid in tired else c for c in state.creatures
+        ),
+        phase=MAIN,
+        attack=None,
+    )
     dead = ([a.target] if a.destroyed else []) + list(a.lost)
-    events.append(Event("attack_resolved", {"target": a.target, "target_destroyed": a.destroyed,
-                                            "attackers_lost": list(a.lost), "attackers_tired": sorted(tired)}))
+    events.append(
+        Event(
+            "attack_resolved",
+            {
+                "target": a.target,
+                "target_destroyed": a.destroyed,
+                "attackers_lost": list(a.lost),
+                "attackers_tired": sorted(tired),
+            },
+        )
+    )
     state, queue = leave(book, state, dead, frozenset(), "attack", events)
     return resolve(book, state, queue, events)

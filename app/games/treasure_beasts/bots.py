@@ -37,12 +37,30 @@ from .rules import BOOK
 JSON = Any
 
 _PROPERTY_VALUE = {
-    "flight": 1.5, "jump": 0.5, "threat": 1.5, "interception": 1.0, "theft": 1.5, "carrying_capacity": 2.0,
-    "peacefulness": -0.5, "aggressiveness": -0.5, "stealth": 1.5, "attentiveness": 0.5,
+    "flight": 1.5,
+    "jump": 0.5,
+    "threat": 1.5,
+    "interception": 1.0,
+    "theft": 1.5,
+    "carrying_capacity": 2.0,
+    "peacefulness": -0.5,
+    "aggressiveness": -0.5,
+    "stealth": 1.5,
+    "attentiveness": 0.5,
 }
 _SHOT_VALUE = {
-    "gain": 2.5, "drain": 1.5, "steal": 2.5, "draw": 1.2, "discard": 0.8, "ap": 1.5, "destroy": 2.5,
-    "return": 2.0, "revive": 2.5, "move": 0.8, "tire": 1.0, "ready": 0.8,
+    "gain": 2.5,
+    "drain": 1.5,
+    "steal": 2.5,
+    "draw": 1.2,
+    "discard": 0.8,
+    "ap": 1.5,
+    "destroy": 2.5,
+    "return": 2.0,
+    "revive": 2.5,
+    "move": 0.8,
+    "tire": 1.0,
+    "ready": 0.8,
 }
 
 
@@ -81,8 +99,9 @@ class RandomBot:
 
     name: ClassVar[str] = "random"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[TBAction], rng: random.Random,
-               budget_ms: int = 50) -> TBAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[TBAction], rng: random.Random, budget_ms: int = 50
+    ) -> TBAction:
         """One legal action, uniformly at random."""
         return rng.choice(list(legal))
 
@@ -92,8 +111,9 @@ class GreedyBot:
 
     name: ClassVar[str] = "greedy"
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[TBAction], rng: random.Random,
-               budget_ms: int = 50) -> TBAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[TBAction], rng: random.Random, budget_ms: int = 50
+    ) -> TBAction:
         """The legal action with the highest score (module docstring)."""
         view = _View(observation)
         best, best_score = legal[0], float("-inf")
@@ -102,7 +122,6 @@ class GreedyBot:
             if score > best_score:
                 best, best_score = action, score
         return best
-
 
     def ranker(self, observation: Mapping[str, JSON]) -> Callable[[TBAction], float]:
         """The scoring function :meth:`choose` uses on ``observation`` (for bots built on this one)."""
@@ -170,8 +189,7 @@ class _View:
         return "flight" not in tprops or "flight" in props or "jump" in props
 
     def _can_attack(self, c: Mapping[str, JSON]) -> bool:
-        return (c["host"] is None and c["ready"] and "attack" not in c["used"]
-                and "peacefulness" not in c["properties"])
+        return c["host"] is None and c["ready"] and "attack" not in c["used"] and "peacefulness" not in c["properties"]
 
     def _target(self, uid: int) -> float:
         t = self.by_uid[uid]

@@ -64,8 +64,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 CARDS_FILE = Path(__file__).with_name("cards.yaml")
 
 PROPERTIES: tuple[str, ...] = (
-    "flight", "jump", "threat", "interception", "theft", "carrying_capacity",
-    "peacefulness", "aggressiveness", "stealth", "attentiveness",
+    "flight",
+    "jump",
+    "threat",
+    "interception",
+    "theft",
+    "carrying_capacity",
+    "peacefulness",
+    "aggressiveness",
+    "stealth",
+    "attentiveness",
 )
 GROUPS: tuple[str, ...] = ("pacifists", "birds", "bloodthirsty", "felines", "attachers")
 ZONES: tuple[str, ...] = ("start", "bushes", "center")  #: index = distance from the owner
@@ -74,14 +82,25 @@ ZONE_INDEX: Mapping[str, int] = {z: i for i, z in enumerate(ZONES)}
 TRIGGERS: tuple[str, ...] = ("on_enter", "activated", "on_leave", "passive")
 
 STATIC_VERBS = frozenset({"strength", "grant", "remove", "extra_move", "take_bonus"})
-SHOT_VERBS = frozenset({"gain", "drain", "steal", "draw", "discard", "ap",
-                        "destroy", "return", "revive", "move", "tire", "ready"})
+SHOT_VERBS = frozenset(
+    {"gain", "drain", "steal", "draw", "discard", "ap", "destroy", "return", "revive", "move", "tire", "ready"}
+)
 STATIC_TARGETS = frozenset({"self", "host", "own", "enemy", "group"})
 SHOT_TARGETS = frozenset({"self", "host", "strongest_enemy", "weakest_enemy", "ready_enemy", "own_tired"})
 _TARGETED = frozenset({"destroy", "return", "move", "tire", "ready"})
 
-Property = Literal["flight", "jump", "threat", "interception", "theft", "carrying_capacity",
-                   "peacefulness", "aggressiveness", "stealth", "attentiveness"]
+Property = Literal[
+    "flight",
+    "jump",
+    "threat",
+    "interception",
+    "theft",
+    "carrying_capacity",
+    "peacefulness",
+    "aggressiveness",
+    "stealth",
+    "attentiveness",
+]
 Group = Literal["pacifists", "birds", "bloodthirsty", "felines", "attachers"]
 Zone = Literal["start", "bushes", "center"]
 Trigger = Literal["on_enter", "activated", "on_leave", "passive"]
@@ -246,9 +265,7 @@ class Card(BaseModel):
             raise ValueError("a property is listed twice")
         if sum(a.trigger == "activated" for a in self.personal_abilities) > 1:
             raise ValueError("at most one activated ability per card")
-        if self.attach_option is None and any(
-            e.target == "host" for a in self.personal_abilities for e in a.effects
-        ):
+        if self.attach_option is None and any(e.target == "host" for a in self.personal_abilities for e in a.effects):
             raise ValueError("target 'host' needs an attach option")
         return self
 
@@ -295,8 +312,18 @@ class CardBook:
     ``activated``: it has an activated ability; ``base_stats``: its :class:`Stats` before effects;
     ``group_of``: its group)."""
 
-    __slots__ = ("activated", "base_props", "base_stats", "card_set", "cards", "deck", "group_of", "has_static", "order",
-                 "passive")
+    __slots__ = (
+        "activated",
+        "base_props",
+        "base_stats",
+        "card_set",
+        "cards",
+        "deck",
+        "group_of",
+        "has_static",
+        "order",
+        "passive",
+    )
 
     def __init__(self, card_set: CardSet) -> None:
         self.card_set = card_set
@@ -306,15 +333,20 @@ class CardBook:
         self.group_of: Mapping[str, str] = {c.id: c.group for c in card_set.cards}
         self.base_props: Mapping[str, frozenset[str]] = {
             c.id: frozenset(c.properties) | ({"carrying_capacity"} if c.group == "pacifists" else frozenset())
-            for c in card_set.cards}
+            for c in card_set.cards
+        }
         self.passive: Mapping[str, Effects] = {
-            c.id: tuple(e for a in c.abilities("passive") for e in a.effects) for c in card_set.cards}
+            c.id: tuple(e for a in c.abilities("passive") for e in a.effects) for c in card_set.cards
+        }
         self.base_stats: Mapping[str, Stats] = {
-            c.id: Stats(c.strength, self.base_props[c.id], 1, 0) for c in card_set.cards}
+            c.id: Stats(c.strength, self.base_props[c.id], 1, 0) for c in card_set.cards
+        }
         self.activated: frozenset[str] = frozenset(c.id for c in card_set.cards if c.abilities("activated"))
         self.has_static: frozenset[str] = frozenset(
-            c.id for c in card_set.cards
-            if self.passive[c.id] or c.attach_option is not None or c.group_ability is not None)
+            c.id
+            for c in card_set.cards
+            if self.passive[c.id] or c.attach_option is not None or c.group_ability is not None
+        )
 
 
 def _problems(exc: ValidationError) -> str:

@@ -23,11 +23,12 @@ def deal(book: CardBook, state: State, order: tuple[str, ...], events: list[Even
     n = state.num_players
     players = []
     for seat in range(n):
-        pack = order[PACK_SIZE * seat:PACK_SIZE * (seat + 1)]
+        pack = order[PACK_SIZE * seat : PACK_SIZE * (seat + 1)]
         players.append(evolve(state.players[seat], pack=pack))
-        events.append(Event("dealt", {"seat": seat, "pack": list(pack)}, frozenset({seat}),
-                            {"seat": seat, "count": len(pack)}))
-    return evolve(state, players=tuple(players), deck=order[PACK_SIZE * n:], phase=DRAFT)
+        events.append(
+            Event("dealt", {"seat": seat, "pack": list(pack)}, frozenset({seat}), {"seat": seat, "count": len(pack)})
+        )
+    return evolve(state, players=tuple(players), deck=order[PACK_SIZE * n :], phase=DRAFT)
 
 
 def legal_picks(book: CardBook, state: State, seat: int) -> list[Pick]:

@@ -130,13 +130,22 @@ def _join(book: CardBook, state: State, seat: int, a: TBAction, stats: Mapping[i
 
 
 _MAIN: dict[type[TBAction], Check] = {
-    Deploy: _deploy, Attach: _attach, AltUse: _alt, Move: _move, Reattach: _reattach, Take: _take,
-    Steal: _steal, Activate: _activate, Target: _target, Pass: lambda book, state, seat, a, stats: True,
+    Deploy: _deploy,
+    Attach: _attach,
+    AltUse: _alt,
+    Move: _move,
+    Reattach: _reattach,
+    Take: _take,
+    Steal: _steal,
+    Activate: _activate,
+    Target: _target,
+    Pass: lambda book, state, seat, a, stats: True,
 }
 
 
-def is_legal(book: CardBook, state: State, seat: int, action: TBAction,
-             stats: Mapping[int, Stats] | None = None) -> bool:
+def is_legal(
+    book: CardBook, state: State, seat: int, action: TBAction, stats: Mapping[int, Stats] | None = None
+) -> bool:
     """Whether ``seat`` (already known to be to act) may play ``action`` now.
 
     :param stats: :func:`~.properties.derive` of ``state``, when the caller has it already.

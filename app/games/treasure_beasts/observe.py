@@ -47,23 +47,52 @@ def observe(book: CardBook, state: State, viewer: int | None, to_act: list[int])
         "deck_size": len(state.deck),
         "discard": list(state.discard),
         "draft_round": state.draft_round,
-        "players": [{"seat": s, "treasury": p.treasury, "hand_size": len(p.hand), "pack_size": len(p.pack),
-                     "eliminated": bool(p.eliminated)} for s, p in enumerate(state.players)],
+        "players": [
+            {
+                "seat": s,
+                "treasury": p.treasury,
+                "hand_size": len(p.hand),
+                "pack_size": len(p.pack),
+                "eliminated": bool(p.eliminated),
+            }
+            for s, p in enumerate(state.players)
+        ],
         "creatures": [
-            {"uid": c.uid, "card": c.card, "owner": c.owner, "zone": ZONES[c.zone], "ready": c.ready,
-             "fresh": c.fresh, "moves": c.moves, "used": [name for name, bit in USED_NAMES if c.used & bit],
-             "host": None if c.host == NO_HOST else c.host, "reattached": c.reattached,
-             "strength": stats[c.uid].strength, "properties": sorted(stats[c.uid].props)}
+            {
+                "uid": c.uid,
+                "card": c.card,
+                "owner": c.owner,
+                "zone": ZONES[c.zone],
+                "ready": c.ready,
+                "fresh": c.fresh,
+                "moves": c.moves,
+                "used": [name for name, bit in USED_NAMES if c.used & bit],
+                "host": None if c.host == NO_HOST else c.host,
+                "reattached": c.reattached,
+                "strength": stats[c.uid].strength,
+                "properties": sorted(stats[c.uid].props),
+            }
             for c in state.creatures
         ],
-        "attack": None if a is None else {
-            "target": a.target, "attackers": list(a.attackers), "strengths": list(a.strengths),
-            "defence": a.defence, "budget": a.budget, "lost": list(a.lost), "destroyed": a.destroyed},
+        "attack": None
+        if a is None
+        else {
+            "target": a.target,
+            "attackers": list(a.attackers),
+            "strengths": list(a.strengths),
+            "defence": a.defence,
+            "budget": a.budget,
+            "lost": list(a.lost),
+            "destroyed": a.destroyed,
+        },
         "seat": viewer,
-        "config": {"center_treasure": None if cfg.center_treasure == UNLIMITED else cfg.center_treasure,
-                   "turn_ends_at_zero_ap": cfg.turn_ends_at_zero_ap,
-                   "creature_actions": "one_total" if cfg.one_total else "per_kind",
-                   "threat_scope": "global" if cfg.threat_global else "owner", "max_rounds": cfg.max_rounds},
+        "config": {
+            "center_treasure": None if cfg.center_treasure == UNLIMITED else cfg.center_treasure,
+            "turn_ends_at_zero_ap": cfg.turn_ends_at_zero_ap,
+            "creature_actions": "one_total" if cfg.one_total else "per_kind",
+            "threat_scope": "global" if cfg.threat_global else "owner",
+            "max_rounds": cfg.max_rounds,
+        },
         "outcome": None if state.outcome is None else state.outcome.to_json(),
     }
     if viewer is not None:

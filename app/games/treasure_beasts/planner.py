@@ -29,8 +29,11 @@ MAX_DEPTH = 10  #: greedy steps to finish the turn after a candidate
 
 def _stand_in(book: CardBook) -> str:
     """A card with no abilities and no properties, standing in for cards the bot cannot see."""
-    plain = [c for c in book.card_set.cards if not c.personal_abilities and not c.properties
-             and c.attach_option is None and c.alternative_use is None]
+    plain = [
+        c
+        for c in book.card_set.cards
+        if not c.personal_abilities and not c.properties and c.attach_option is None and c.alternative_use is None
+    ]
     return (plain or list(book.card_set.cards))[0].id
 
 
@@ -45,22 +48,45 @@ def from_observation(book: CardBook, obs: Mapping[str, JSON]) -> State:
     cfg = obs["config"]
     config = Config(
         center_treasure=UNLIMITED if cfg["center_treasure"] is None else int(cfg["center_treasure"]),
-        turn_ends_at_zero_ap=bool(cfg["turn_ends_at_zero_ap"]), one_total=cfg["creature_actions"] == "one_total",
-        threat_global=cfg["threat_scope"] == "global", max_rounds=int(cfg["max_rounds"]))
+        turn_ends_at_zero_ap=bool(cfg["turn_ends_at_zero_ap"]),
+        one_total=cfg["creature_actions"] == "one_total",
+        threat_global=cfg["threat_scope"] == "global",
+        max_rounds=int(cfg["max_rounds"]),
+    )
     players = []
     for p in obs["players"]:
         hand = tuple(obs["hand"]["cards"]) if p["seat"] == me else (filler,) * int(p["hand_size"])
         players.append(Player(int(p["treasury"]), hand, (), obs["turn"] if p["eliminated"] else 0))
     bits = dict(USED_NAMES)
     creatures = tuple(
-        Creature(int(c["uid"]), c["card"], int(c["owner"]), ZONE_INDEX[c["zone"]], bool(c["ready"]), bool(c["fresh"]),
-                 int(c["moves"]), sum(bits[u] for u in c["used"]), NO_HOST if c["host"] is None else int(c["host"]),
-                 bool(c["reattached"]))
-        for c in obs["creatures"])
-    return State(config, len(players), obs["phase"], tuple(players), creatures, deck=(filler,) * int(obs["deck_size"]),
-                 discard=tuple(obs["discard"]), center=UNLIMITED if obs["center"] is None else int(obs["center"]),
-                 active=int(obs["active"]), ap=int(obs["ap"]), turn=int(obs["turn"]),
-                 next_uid=max((c.uid for c in creatures), default=0) + 1)
+        Creature(
+            int(c["uid"]),
+            c["card"],
+            int(c["owner"]),
+            ZONE_INDEX[c["zone"]],
+            bool(c["ready"]),
+            bool(c["fresh"]),
+            int(c["moves"]),
+            sum(bits[u] for u in c["used"]),
+            NO_HOST if c["host"] is None else int(c["host"]),
+            bool(c["reattached"]),
+        )
+        for c in obs["creatures"]
+    )
+    return State(
+        config,
+        len(players),
+        obs["phase"],
+        tuple(players),
+        creatures,
+        deck=(filler,) * int(obs["deck_size"]),
+        discard=tuple(obs["discard"]),
+        center=UNLIMITED if obs["center"] is None else int(obs["center"]),
+        active=int(obs["active"]),
+        ap=int(obs["ap"]),
+        turn=int(obs["turn"]),
+        next_uid=max((c.uid for c in creatures), default=0) + 1,
+    )
 
 
 def evaluate(book: CardBook, state: State, me: int) -> float:
@@ -90,8 +116,9 @@ class PlannerBot:
         self.rules = TreasureBeasts(BOOK)
         self.greedy = GreedyBot()
 
-    def choose(self, observation: Mapping[str, JSON], legal: Sequence[TBAction], rng: random.Random,
-               budget_ms: int = 50) -> TBAction:
+    def choose(
+        self, observation: Mapping[str, JSON], legal: Sequence[TBAction], rng: random.Random, budget_ms: int = 50
+    ) -> TBAction:
         """The legal action whose greedy continuation of the turn scores best."""
         if observation["phase"] != MAIN or len(legal) == 1 or observation["active"] != observation["seat"]:
             return self.greedy.choose(observation, legal, rng, budget_ms)

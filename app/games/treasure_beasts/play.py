@@ -32,8 +32,9 @@ def take_amount(state: State, stats: Stats) -> int:
     return base + stats.take_bonus
 
 
-def may_take(state: State, stats: Mapping[int, Stats], c: Creature,
-             guards: Mapping[int, frozenset[int]] | None = None) -> bool:
+def may_take(
+    state: State, stats: Mapping[int, Stats], c: Creature, guards: Mapping[int, frozenset[int]] | None = None
+) -> bool:
     """Section 6.3/8: ready, in Center, not attached, not Aggressive, not taken yet this turn, the
     centre open (global Threat) and something to take."""
     if c.host != NO_HOST or c.zone != CENTER or not may_act(state, c, TAKE):
@@ -44,8 +45,9 @@ def may_take(state: State, stats: Mapping[int, Stats], c: Creature,
     return take_amount(state, s) > 0 and state.center != 0
 
 
-def theft_victims(state: State, stats: Mapping[int, Stats], c: Creature,
-                  guards: Mapping[int, frozenset[int]] | None = None) -> list[int]:
+def theft_victims(
+    state: State, stats: Mapping[int, Stats], c: Creature, guards: Mapping[int, frozenset[int]] | None = None
+) -> list[int]:
     """Seats creature ``c`` may steal from (section 10 Theft, AMBIGUITY 8): it has Theft, is ready, in
     Center, not attached or Aggressive, has not stolen this turn; victims hold treasure and are not
     protected by Threat."""
@@ -54,8 +56,11 @@ def theft_victims(state: State, stats: Mapping[int, Stats], c: Creature,
     s = stats[c.uid]
     if "theft" not in s.props or "aggressiveness" in s.props or take_amount(state, s) <= 0:
         return []
-    return [v for v in opponents(state, c.owner)
-            if state.players[v].treasury > 0 and treasury_open(state, stats, c.owner, v, guards)]
+    return [
+        v
+        for v in opponents(state, c.owner)
+        if state.players[v].treasury > 0 and treasury_open(state, stats, c.owner, v, guards)
+    ]
 
 
 def legal_main(book: CardBook, state: State) -> list[TBAction]:
@@ -152,8 +157,9 @@ def reattach(book: CardBook, state: State, action: Reattach, events: list[Event]
     return with_creature(state, c.uid, host=host.uid, zone=host.zone, reattached=True)
 
 
-def take(book: CardBook, state: State, action: Take, events: list[Event],
-         stats: Mapping[int, Stats] | None = None) -> State:
+def take(
+    book: CardBook, state: State, action: Take, events: list[Event], stats: Mapping[int, Stats] | None = None
+) -> State:
     """Section 6.3/10: take treasure from the central pool; does not tire.
 
     :param stats: :func:`~.properties.derive` of ``state``, when the caller has it already.
@@ -164,8 +170,9 @@ def take(book: CardBook, state: State, action: Take, events: list[Event],
     return gain_from_center(state, c.owner, amount, events, "take")
 
 
-def steal(book: CardBook, state: State, action: Steal, events: list[Event],
-          stats: Mapping[int, Stats] | None = None) -> State:
+def steal(
+    book: CardBook, state: State, action: Steal, events: list[Event], stats: Mapping[int, Stats] | None = None
+) -> State:
     """Section 10 Theft: from one opponent, 1 or the strength with Carrying Capacity; tires.
 
     :param stats: :func:`~.properties.derive` of ``state``, when the caller has it already.
@@ -196,5 +203,4 @@ def _own(state: State, uid: int) -> Creature:
     return c
 
 
-__all__ = ["activate", "alt_use", "attach", "deploy", "legal_main", "move", "pass_turn", "reattach",
-           "steal", "take"]
+__all__ = ["activate", "alt_use", "attach", "deploy", "legal_main", "move", "pass_turn", "reattach", "steal", "take"]

@@ -62,8 +62,11 @@ def derive(book: CardBook, state: State) -> dict[int, Stats]:
             for e in card.attach_option.effects:
                 apply([c.host], e)
         ga = card.group_ability
-        if ga is not None and counts.get((c.owner, card.group), 0) >= ga.required_count \
-                and (c.owner, c.card) not in applied:
+        if (
+            ga is not None
+            and counts.get((c.owner, card.group), 0) >= ga.required_count
+            and (c.owner, c.card) not in applied
+        ):
             applied.add((c.owner, c.card))
             for e in ga.effects:
                 apply(_static_targets(book, state, c, e.target or "group", card.group, ga.scope == "all"), e)
@@ -80,8 +83,9 @@ def derive(book: CardBook, state: State) -> dict[int, Stats]:
 _SLOT = {"strength": 0, "grant": 1, "remove": 2, "extra_move": 3, "take_bonus": 4}
 
 
-def _static_targets(book: CardBook, state: State, source: Creature, target: str, group: str,
-                    everyone: bool) -> list[int]:
+def _static_targets(
+    book: CardBook, state: State, source: Creature, target: str, group: str, everyone: bool
+) -> list[int]:
     if target == "self":
         return [source.uid]
     if target == "host":
@@ -92,8 +96,7 @@ def _static_targets(book: CardBook, state: State, source: Creature, target: str,
         return [c.uid for c in state.creatures if c.owner != source.owner]
     # group: the owner's creatures of the source's group (or every player's, scope "all")
     group_of = book.group_of
-    return [c.uid for c in state.creatures
-            if (everyone or c.owner == source.owner) and group_of[c.card] == group]
+    return [c.uid for c in state.creatures if (everyone or c.owner == source.owner) and group_of[c.card] == group]
 
 
 # ------------------------------------------------------------------------------- interactions
@@ -117,8 +120,14 @@ def guards_against(state: State, guards: Mapping[int, frozenset[int]], actor: in
     return guards.get(owner, frozenset())
 
 
-def may_target(state: State, stats: Mapping[int, Stats], actor: int, source_props: frozenset[str],
-               target: Creature, guards: Mapping[int, frozenset[int]] | None = None) -> bool:
+def may_target(
+    state: State,
+    stats: Mapping[int, Stats],
+    actor: int,
+    source_props: frozenset[str],
+    target: Creature,
+    guards: Mapping[int, frozenset[int]] | None = None,
+) -> bool:
     """Whether ``actor``'s creature with ``source_props`` may interact with the enemy ``target``:
     not attached, Flight needs Flight or Jump (AMBIGUITY 9), Threat (AMBIGUITY 11).
 
@@ -132,14 +141,20 @@ def may_target(state: State, stats: Mapping[int, Stats], actor: int, source_prop
     return not g or target.uid in g
 
 
-def treasury_open(state: State, stats: Mapping[int, Stats], actor: int, victim: int,
-                  guards: Mapping[int, frozenset[int]] | None = None) -> bool:
+def treasury_open(
+    state: State,
+    stats: Mapping[int, Stats],
+    actor: int,
+    victim: int,
+    guards: Mapping[int, frozenset[int]] | None = None,
+) -> bool:
     """Whether ``actor`` may take from ``victim``'s treasury (Threat protects it)."""
     return not guards_against(state, guard_map(state, stats) if guards is None else guards, actor, victim)
 
 
-def center_open(state: State, stats: Mapping[int, Stats], actor: int,
-                guards: Mapping[int, frozenset[int]] | None = None) -> bool:
+def center_open(
+    state: State, stats: Mapping[int, Stats], actor: int, guards: Mapping[int, frozenset[int]] | None = None
+) -> bool:
     """Whether ``actor`` may take from the central pool (blocked only by global Threat)."""
     if not state.config.threat_global:
         return True
@@ -159,9 +174,14 @@ def may_act(state: State, c: Creature, kind: int) -> bool:
 def attackers(state: State, stats: Mapping[int, Stats]) -> list[Creature]:
     """The active seat's creatures that may attack something (section 9.1): ready, not attached,
     not attacked this turn, not Peaceful."""
-    return [c for c in state.creatures
-            if c.owner == state.active and c.host == NO_HOST and may_act(state, c, ATTACKED)
-            and "peacefulness" not in stats[c.uid].props]
+    return [
+        c
+        for c in state.creatures
+        if c.owner == state.active
+        and c.host == NO_HOST
+        and may_act(state, c, ATTACKED)
+        and "peacefulness" not in stats[c.uid].props
+    ]
 
 
 def reaches(state: State, stats: Mapping[int, Stats], attacker: Creature, target: Creature) -> bool:
@@ -176,8 +196,13 @@ def reaches(state: State, stats: Mapping[int, Stats], attacker: Creature, target
     return "flight" not in tprops or "flight" in props or "jump" in props
 
 
-def may_attack(state: State, stats: Mapping[int, Stats], attacker: Creature, target: Creature,
-               guards: Mapping[int, frozenset[int]] | None = None) -> bool:
+def may_attack(
+    state: State,
+    stats: Mapping[int, Stats],
+    attacker: Creature,
+    target: Creature,
+    guards: Mapping[int, frozenset[int]] | None = None,
+) -> bool:
     """Section 9.1: a ready own creature that has not attacked, not Peaceful, within reach of
     ``target`` (both in Center, or Interception), Stealth needs Attentiveness, Flight and Threat."""
     if attacker.host != NO_HOST or attacker.owner != state.active or not may_act(state, attacker, ATTACKED):

@@ -63,9 +63,19 @@ Handler = Callable[[CardBook, State, Any, list[Event]], State]
 BOOK: CardBook = load_card_set()
 
 _HANDLERS: dict[type[TBAction], Handler] = {
-    Deploy: play.deploy, Attach: play.attach, AltUse: play.alt_use, Move: play.move, Reattach: play.reattach,
-    Take: play.take, Steal: play.steal, Activate: play.activate, Pass: play.pass_turn,
-    Target: attacks.declare, Join: attacks.join, Strike: attacks.strike, Lose: attacks.lose,
+    Deploy: play.deploy,
+    Attach: play.attach,
+    AltUse: play.alt_use,
+    Move: play.move,
+    Reattach: play.reattach,
+    Take: play.take,
+    Steal: play.steal,
+    Activate: play.activate,
+    Pass: play.pass_turn,
+    Target: attacks.declare,
+    Join: attacks.join,
+    Strike: attacks.strike,
+    Lose: attacks.lose,
     Discard: lambda book, state, action, events: discard_down(state, action.card, events),
 }
 
@@ -95,14 +105,20 @@ class TreasureBeasts(BaseRules[State, TBAction]):
         "max_rounds": 40,
     }
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {
-        "creature_actions": ("per_kind", "one_total"), "threat_scope": ("owner", "global"),
+        "creature_actions": ("per_kind", "one_total"),
+        "threat_scope": ("owner", "global"),
     }
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {"max_rounds": (0, 1000)}
     #: every non-default switch at once, with a short turn cap (the finite pool and global Threat
     #: can stall random play; the cap's end is exercised too)
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = (
-        {"center_treasure": 30, "turn_ends_at_zero_ap": False, "creature_actions": "one_total",
-         "threat_scope": "global", "max_rounds": 12},
+        {
+            "center_treasure": 30,
+            "turn_ends_at_zero_ap": False,
+            "creature_actions": "one_total",
+            "threat_scope": "global",
+            "max_rounds": 12,
+        },
     )
     actions: ClassVar[ActionCodec[Any]] = CODEC
 
@@ -234,8 +250,11 @@ class TreasureBeasts(BaseRules[State, TBAction]):
             ((seat, action),) = actions.items()
             kind = type(action)
             stats = derive(self.book, state) if kind in _NEEDS_STATS else None
-            if seat not in to_act or not isinstance(action, TBAction) \
-                    or not is_legal(self.book, state, seat, action, stats):
+            if (
+                seat not in to_act
+                or not isinstance(action, TBAction)
+                or not is_legal(self.book, state, seat, action, stats)
+            ):
                 raise IllegalAction(f"{self.name}: {self.encode_action(action)!r} is not legal for seat {seat}")
             if isinstance(action, Take):
                 state = play.take(self.book, state, action, events, stats)
@@ -261,8 +280,13 @@ class TreasureBeasts(BaseRules[State, TBAction]):
 
     def catalog(self) -> dict[str, JSON]:
         """``{"cards": [card JSON], "groups", "properties", "triggers", "zones"}`` for pages."""
-        return {"cards": catalog_entries(self.book), "groups": list(GROUPS), "properties": list(PROPERTIES),
-                "triggers": list(TRIGGERS), "zones": list(ZONES)}
+        return {
+            "cards": catalog_entries(self.book),
+            "groups": list(GROUPS),
+            "properties": list(PROPERTIES),
+            "triggers": list(TRIGGERS),
+            "zones": list(ZONES),
+        }
 
     def encode_state(self, state: State) -> JSON:
         """The whole state as JSON (storage only: it holds the hidden cards)."""

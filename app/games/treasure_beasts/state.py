@@ -176,8 +176,9 @@ def with_creature(state: State, uid: int, **changes: Any) -> State:
 
 def with_creatures(state: State, changes: Mapping[int, Mapping[str, Any]]) -> State:
     """``state`` with several creatures changed: ``{uid: {field: value}}``."""
-    return evolve(state, creatures=tuple(
-        evolve(c, **changes[c.uid]) if c.uid in changes else c for c in state.creatures))
+    return evolve(
+        state, creatures=tuple(evolve(c, **changes[c.uid]) if c.uid in changes else c for c in state.creatures)
+    )
 
 
 def treasury(state: State, seat: int) -> int:
@@ -204,14 +205,23 @@ def encode_state(state: State) -> JSON:
     """The whole state as JSON (holds the hidden deck and hands: storage only)."""
     c = state.config
     return {
-        "config": {"center_treasure": c.center_treasure, "turn_ends_at_zero_ap": c.turn_ends_at_zero_ap,
-                   "one_total": c.one_total, "threat_global": c.threat_global, "max_rounds": c.max_rounds},
+        "config": {
+            "center_treasure": c.center_treasure,
+            "turn_ends_at_zero_ap": c.turn_ends_at_zero_ap,
+            "one_total": c.one_total,
+            "threat_global": c.threat_global,
+            "max_rounds": c.max_rounds,
+        },
         "num_players": state.num_players,
         "phase": state.phase,
-        "players": [{"treasury": p.treasury, "hand": list(p.hand), "pack": list(p.pack),
-                     "eliminated": p.eliminated} for p in state.players],
-        "creatures": [[x.uid, x.card, x.owner, x.zone, x.ready, x.fresh, x.moves, x.used, x.host, x.reattached]
-                      for x in state.creatures],
+        "players": [
+            {"treasury": p.treasury, "hand": list(p.hand), "pack": list(p.pack), "eliminated": p.eliminated}
+            for p in state.players
+        ],
+        "creatures": [
+            [x.uid, x.card, x.owner, x.zone, x.ready, x.fresh, x.moves, x.used, x.host, x.reattached]
+            for x in state.creatures
+        ],
         "deck": list(state.deck),
         "discard": list(state.discard),
         "center": state.center,
@@ -228,8 +238,15 @@ def encode_state(state: State) -> JSON:
 
 
 def _encode_attack(a: Attack) -> JSON:
-    return {"target": a.target, "attackers": list(a.attackers), "strengths": list(a.strengths),
-            "defence": a.defence, "budget": a.budget, "lost": list(a.lost), "destroyed": a.destroyed}
+    return {
+        "target": a.target,
+        "attackers": list(a.attackers),
+        "strengths": list(a.strengths),
+        "defence": a.defence,
+        "budget": a.budget,
+        "lost": list(a.lost),
+        "destroyed": a.destroyed,
+    }
 
 
 def _ints(values: Iterable[Any]) -> tuple[int, ...]:
@@ -246,11 +263,13 @@ def decode_state(obj: JSON) -> State:
         config=Config(**obj["config"]),
         num_players=int(obj["num_players"]),
         phase=str(obj["phase"]),
-        players=tuple(Player(int(p["treasury"]), tuple(p["hand"]), tuple(p["pack"]), int(p["eliminated"]))
-                      for p in obj["players"]),
-        creatures=tuple(Creature(int(u), str(card), int(o), int(z), bool(r), bool(f), int(m), int(used), int(h),
-                                 bool(re))
-                        for u, card, o, z, r, f, m, used, h, re in obj["creatures"]),
+        players=tuple(
+            Player(int(p["treasury"]), tuple(p["hand"]), tuple(p["pack"]), int(p["eliminated"])) for p in obj["players"]
+        ),
+        creatures=tuple(
+            Creature(int(u), str(card), int(o), int(z), bool(r), bool(f), int(m), int(used), int(h), bool(re))
+            for u, card, o, z, r, f, m, used, h, re in obj["creatures"]
+        ),
         deck=tuple(obj["deck"]),
         discard=tuple(obj["discard"]),
         center=int(obj["center"]),
@@ -259,9 +278,17 @@ def decode_state(obj: JSON) -> State:
         turn=int(obj["turn"]),
         draft_round=int(obj["draft_round"]),
         next_uid=int(obj["next_uid"]),
-        attack=None if a is None else Attack(int(a["target"]), _ints(a["attackers"]), _ints(a["strengths"]),
-                                             int(a["defence"]), int(a["budget"]), _ints(a["lost"]),
-                                             bool(a["destroyed"])),
+        attack=None
+        if a is None
+        else Attack(
+            int(a["target"]),
+            _ints(a["attackers"]),
+            _ints(a["strengths"]),
+            int(a["defence"]),
+            int(a["budget"]),
+            _ints(a["lost"]),
+            bool(a["destroyed"]),
+        ),
         owed=_ints(obj["owed"]),
         resume=str(obj["resume"]),
         outcome=None if obj["outcome"] is None else Outcome.from_json(obj["outcome"]),

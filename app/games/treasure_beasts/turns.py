@@ -37,9 +37,10 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> State:
     got = deck[:count]
     if got:
         player = state.players[seat]
-        state = with_player(evolve(state, deck=deck[len(got):]), seat, hand=player.hand + got)
-        events.append(Event("drew", {"seat": seat, "cards": list(got)}, frozenset({seat}),
-                            {"seat": seat, "count": len(got)}))
+        state = with_player(evolve(state, deck=deck[len(got) :]), seat, hand=player.hand + got)
+        events.append(
+            Event("drew", {"seat": seat, "cards": list(got)}, frozenset({seat}), {"seat": seat, "count": len(got)})
+        )
     short = count - len(got)
     if short:
         owed = list(state.owed or (0,) * state.num_players)
@@ -51,6 +52,7 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> State:
 def finish(state: State, winners: list[int], reason: str, events: list[Event]) -> State:
     """End the game: ``winners`` win, everyone else loses. Ranks: winners 1, then seats still
     playing by treasure, then eliminated seats, the later out the better. Event ``game_over``."""
+
     def key(seat: int) -> tuple[int, int]:
         p = state.players[seat]
         if seat in winners:
@@ -93,8 +95,9 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
         evolve(c, ready=True, fresh=False, moves=0, used=0, reattached=False) if c.owner == seat else c
         for c in state.creatures
     )
-    state = evolve(state, creatures=creatures, active=seat, ap=AP_PER_TURN, turn=state.turn + 1, phase=MAIN,
-                   attack=None)
+    state = evolve(
+        state, creatures=creatures, active=seat, ap=AP_PER_TURN, turn=state.turn + 1, phase=MAIN, attack=None
+    )
     events.append(Event("turn_started", {"seat": seat, "turn": state.turn}))
     return draw(state, seat, 2 if not state.players[seat].hand else 1, events)
 
@@ -169,8 +172,6 @@ def reshuffled(state: State, order: tuple[str, ...], events: list[Event]) -> Sta
         if owed and owed[seat]:
             state = draw(state, seat, owed[seat], events)
     return state
-
-
 
 
 def discard_down(state: State, card: str, events: list[Event]) -> State:

@@ -35,8 +35,9 @@ def triggers_of(book: CardBook, c: Creature, kind: str) -> list[Trigger]:
     return [Trigger(c.owner, c.uid, c.card, kind, a.effects) for a in book.cards[c.card].abilities(kind)]
 
 
-def enter(book: CardBook, state: State, owner: int, card: str, zone: int, host: int, how: str,
-          events: list[Event]) -> tuple[State, list[Trigger]]:
+def enter(
+    book: CardBook, state: State, owner: int, card: str, zone: int, host: int, how: str, events: list[Event]
+) -> tuple[State, list[Trigger]]:
     """Put ``card`` onto ``owner``'s field in ``zone`` (attached to ``host`` unless ``NO_HOST``),
     fresh and ready. Event ``entered`` (``how``: ``deployed``, ``attached``, ``revived``).
 
@@ -44,13 +45,25 @@ def enter(book: CardBook, state: State, owner: int, card: str, zone: int, host: 
     """
     c = Creature(state.next_uid, card, owner, zone, host=host)
     state = evolve(state, creatures=(*state.creatures, c), next_uid=state.next_uid + 1)
-    events.append(Event("entered", {"seat": owner, "uid": c.uid, "card": card, "zone": ZONES[zone],
-                                    "host": None if host == NO_HOST else host, "how": how}))
+    events.append(
+        Event(
+            "entered",
+            {
+                "seat": owner,
+                "uid": c.uid,
+                "card": card,
+                "zone": ZONES[zone],
+                "host": None if host == NO_HOST else host,
+                "how": how,
+            },
+        )
+    )
     return state, triggers_of(book, c, "on_enter")
 
 
-def leave(book: CardBook, state: State, uids: list[int], to_hand: frozenset[int], reason: str,
-          events: list[Event]) -> tuple[State, list[Trigger]]:
+def leave(
+    book: CardBook, state: State, uids: list[int], to_hand: frozenset[int], reason: str, events: list[Event]
+) -> tuple[State, list[Trigger]]:
     """Creatures ``uids`` leave the field together, with everything attached to them (AMBIGUITY
     12): to their owner's hand for those in ``to_hand``, else to the discard. Events ``left``.
 
@@ -69,8 +82,18 @@ def leave(book: CardBook, state: State, uids: list[int], to_hand: frozenset[int]
             state = with_player(state, c.owner, hand=(*state.players[c.owner].hand, c.card))
         else:
             discard.append(c.card)
-        events.append(Event("left", {"seat": c.owner, "uid": c.uid, "card": c.card, "reason": reason,
-                                     "to": "hand" if c.uid in to_hand else "discard"}))
+        events.append(
+            Event(
+                "left",
+                {
+                    "seat": c.owner,
+                    "uid": c.uid,
+                    "card": c.card,
+                    "reason": reason,
+                    "to": "hand" if c.uid in to_hand else "discard",
+                },
+            )
+        )
     state = evolve(state, discard=tuple(discard))
     order = {seat: i for i, seat in enumerate(turn_order(state, state.active))}
     leaving.sort(key=lambda c: (order.get(c.owner, len(order)), c.uid))
@@ -79,8 +102,9 @@ def leave(book: CardBook, state: State, uids: list[int], to_hand: frozenset[int]
 
 def place(state: State, uid: int, zone: int) -> State:
     """Creature ``uid`` and whatever is attached to it are now in ``zone``."""
-    return evolve(state, creatures=tuple(
-        evolve(c, zone=zone) if c.uid == uid or c.host == uid else c for c in state.creatures))
+    return evolve(
+        state, creatures=tuple(evolve(c, zone=zone) if c.uid == uid or c.host == uid else c for c in state.creatures)
+    )
 
 
 def move_targets(c: Creature, stats: Stats) -> list[int]:
@@ -91,9 +115,16 @@ def move_targets(c: Creature, stats: Stats) -> list[int]:
     return [z for z in (c.zone - 1, c.zone + 1) if START <= z <= CENTER]
 
 
-def attach_hosts(book: CardBook, state: State, stats: Mapping[int, Stats], seat: int, card: str,
-                 props: frozenset[str], exclude: int = NO_HOST,
-                 guards: Mapping[int, frozenset[int]] | None = None) -> list[int]:
+def attach_hosts(
+    book: CardBook,
+    state: State,
+    stats: Mapping[int, Stats],
+    seat: int,
+    card: str,
+    props: frozenset[str],
+    exclude: int = NO_HOST,
+    guards: Mapping[int, frozenset[int]] | None = None,
+) -> list[int]:
     """Creatures ``seat``'s ``card`` may be attached to (section 5.2): not attached themselves,
     of the hosts its attach option names; an opponent's must be one it may target (Flight,
     Threat). Empty for a card without an attach option."""

@@ -52,16 +52,18 @@ def ability_text(ability: Mapping[str, Any]) -> str:
             f"Ally support: +{ability['extra_dice_per_ally']} die per other unit of its faction "
             f"(at most +{ability['max_extra_dice']})"
         )
-    return {
-        "hiding": "Hiding: an attack that would win misses on an even dice sum",
-        "tracking": "Tracking: the targets of this army cannot hide",
-        "poison": "Poison: a failed attack on a living unit poisons it instead",
-        "healer": "Healer: no unit of this army can be poisoned",
-        "taunt": "Taunt: while it stands unpoisoned, enemies must attack a Taunt unit",
-        "tactics": "Tactics: ignores Taunt and may draw cards when it chooses",
-        "defensive_fire": "Defensive fire: + the attacker's lowest die to its defence",
-        "doom_vs_living": "Doom: defeats any living unit that does not hide",
-    }.get(kind, kind.replace("_", " "))
+    return str(
+        {
+            "hiding": "Hiding: an attack that would win misses on an even dice sum",
+            "tracking": "Tracking: the targets of this army cannot hide",
+            "poison": "Poison: a failed attack on a living unit poisons it instead",
+            "healer": "Healer: no unit of this army can be poisoned",
+            "taunt": "Taunt: while it stands unpoisoned, enemies must attack a Taunt unit",
+            "tactics": "Tactics: ignores Taunt and may draw cards when it chooses",
+            "defensive_fire": "Defensive fire: + the attacker's lowest die to its defence",
+            "doom_vs_living": "Doom: defeats any living unit that does not hide",
+        }.get(kind, kind.replace("_", " "))
+    )
 
 
 def _rules_context(rules: Any) -> dict[str, Any]:
