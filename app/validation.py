@@ -8,7 +8,10 @@ anything reaches the database (PostgreSQL refuses U+0000 in text and JSON, which
 - :data:`Text`: any text without control characters (Unicode category ``Cc``: U+0000-U+001F,
   U+007F-U+009F, so also tab and newline) or lone surrogates (``Cs``: not valid UTF-8, which a
   JSON ``"\\ud800"`` escape can carry). Kept as sent.
-- :data:`Name`: :data:`Text`, trimmed of surrounding whitespace, and not empty after trimming.
+- :data:`Name`: :data:`Text` without invisible format characters either (Unicode category ``Cf``:
+  right-to-left overrides such as U+202E that make a name read differently from what it is, and
+  zero-width characters such as U+200B that make a blank name look like text), trimmed of
+  surrounding whitespace, and not empty after trimming.
 
     class DeckIn(BaseModel):
         name: Annotated[Name, Field(max_length=60)]
@@ -49,10 +52,18 @@ def check_text(value: str) -> str:
 def check_name(value: str) -> str:
     """``value`` trimmed of surrounding whitespace, after :func:`check_text`.
 
-    :raises PydanticCustomError: ``control_characters`` (see :func:`check_text`), or ``blank``
-        when nothing is left after trimming.
+    :raises PydanticCustomError: ``control_characters`` (see :func:`check_text`),
+        ``format_characters`` (an invisible format character, category ``Cf``), or ``blank`` when
+        nothing is left after trimming.
     """
     value = check_text(value).strip()
+    for i, ch in enumerate(value):
+        if unicodedata.category(ch) == "Cf":
+            raise PydanticCustomError(
+                "format_characters",
+                "a name may not contain invisible format characters (found one at {position})",
+                {"position": i},
+            )
     if not value:
         raise PydanticCustomError("blank", "a name may not be blank")
     return value

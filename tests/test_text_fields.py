@@ -56,3 +56,13 @@ def test_one_validator_keeps_ordinary_text():
         Body(name="ok", label="a\x00b")
     assert info.value.errors()[0]["type"] == "control_characters"
     assert info.value.errors()[0]["ctx"] == {"position": 1}
+
+
+@pytest.mark.parametrize("bad", ["evil\u202egpj.exe", "\u200b", "a\u200db", "\ufeffname"])
+def test_names_refuse_invisible_format_characters(client, bad):
+    a = _bearer(client)
+    deck = {"game": "stratego_junior", "name": bad, "data": {}}
+    error = _refused(client.post("/api/decks", json=deck, headers=a), "format_characters")
+    assert error["params"]["field"] == "name"
+    # sign-up refuses them too (its own name rule, letters and digits, answers first: bad_name)
+    assert client.post("/api/auth/register", json={"name": bad, "password": PASSWORD}).status_code == 422

@@ -106,7 +106,7 @@ function updateForm() {
   const max = game.max_players || min;
   fillSelect(playersSelect, range(min, max).map((n) => [n, `${n} players`]), min);
   playersLabel.hidden = min === max;
-  fillSelect(seatSelect, range(0, players() - 1).map((s) => [s, `Seat ${s + 1}${s === 0 ? " (plays first)" : ""}`]), 0);
+  fillSelect(seatSelect, range(0, players() - 1).map((s) => [s, `Seat ${s + 1}`]), 0);
   const two = players() === 2;
   document.getElementById("opponent-legend").textContent = two ? "Opponent" : "Opponents";
   document.getElementById("opponent-person-text").textContent = two ? "A person" : "People";
