@@ -11,14 +11,12 @@ sent after the commit that wrote the match's ``match_results`` rows, so that res
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
 
 from app.logging import get_logger
+from app.pubsub import RedisChannel
 
 log = get_logger(__name__)
 
@@ -100,50 +98,34 @@ class RedisHub(LocalHub):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
-        self._redis: Any = None
-        self._task: asyncio.Task[None] | None = None
+        self._channel = RedisChannel(url, self.CHANNEL, self._on_message)
 
     async def start(self) -> None:
         """Connect and start the subscriber task."""
-        import redis.asyncio as redis
+        await self._channel.start()
 
-        self._redis = redis.from_url(self.url)
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(self.CHANNEL)
-        self._task = asyncio.create_task(self._listen(pubsub))
-
-    async def _listen(self, pubsub) -> None:  # type: ignore[no-untyped-def]
-        async for message in pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            try:
-                notice = json.loads(message["data"])
-                if "finished" in notice:
-                    self._deliver_finished(int(notice["finished"]))
-                else:
-                    self._deliver(int(notice["m"]), int(notice["v"]))
-            except (ValueError, KeyError, TypeError):
-                log.warning("bad hub notice", data=message.get("data"))
+    def _on_message(self, data: bytes) -> None:
+        try:
+            notice = json.loads(data)
+            if "finished" in notice:
+                self._deliver_finished(int(notice["finished"]))
+            else:
+                self._deliver(int(notice["m"]), int(notice["v"]))
+        except (ValueError, KeyError, TypeError):
+            log.warning("bad hub notice", data=data)
 
     async def stop(self) -> None:
         """Stop listening and close the connection."""
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        if self._redis is not None:
-            await self._redis.aclose()
+        await self._channel.stop()
         await super().stop()
 
     async def publish(self, match_id: int, version: int) -> None:
         """Publish to every process (this one included, through Redis)."""
-        assert self._redis is not None, "RedisHub.start() was not awaited"
-        await self._redis.publish(self.CHANNEL, json.dumps({"m": match_id, "v": version}))
+        await self._channel.publish(json.dumps({"m": match_id, "v": version}))
 
     async def publish_finished(self, match_id: int) -> None:
         """Tell the result consumers of every process that ``match_id`` has finished."""
-        assert self._redis is not None, "RedisHub.start() was not awaited"
-        await self._redis.publish(self.CHANNEL, json.dumps({"finished": match_id}))
+        await self._channel.publish(json.dumps({"finished": match_id}))
 
 
 def make_hub(redis_url: str | None) -> LocalHub:

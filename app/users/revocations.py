@@ -13,13 +13,11 @@ A notice carries only the digest, never the token.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
 
 from app.logging import get_logger
+from app.pubsub import RedisChannel
 
 log = get_logger(__name__)
 
@@ -85,42 +83,25 @@ class RedisRevocations(Revocations):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
-        self._redis: Any = None
-        self._task: asyncio.Task[None] | None = None
+        self._channel = RedisChannel(url, self.CHANNEL, self._on_message)
 
     async def start(self) -> None:
         """Connect and start listening (subscribed before this returns)."""
-        import redis.asyncio as redis
+        await self._channel.start()
 
-        self._redis = redis.from_url(self.url)
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(self.CHANNEL)
-        self._task = asyncio.create_task(self._listen(pubsub))
-
-    async def _listen(self, pubsub: Any) -> None:
-        async for message in pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            data = message["data"]
-            digest = data.decode("ascii", "replace") if isinstance(data, bytes) else str(data)
-            self._deliver(digest)
+    def _on_message(self, data: bytes) -> None:
+        self._deliver(data.decode("ascii", "replace") if isinstance(data, bytes) else str(data))
 
     async def stop(self) -> None:
         """Stop listening and close the connection."""
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        if self._redis is not None:
-            await self._redis.aclose()
+        await self._channel.stop()
         await super().stop()
 
     async def publish(self, digest: str) -> None:
         """Publish to every process (this one included, through Redis); if Redis cannot be
         reached, this process's listeners still hear it and the failure is logged."""
-        assert self._redis is not None, "RedisRevocations.start() was not awaited"
         try:
-            await self._redis.publish(self.CHANNEL, digest)
+            await self._channel.publish(digest)
         except Exception:
             log.exception("could not publish a revocation; sockets on other processes stay open")
             self._deliver(digest)
