@@ -1,7 +1,7 @@
 // Scratch Wars duel: draws a snapshot (both heroes with lives, energy, time of day and their
 // weapons, the last spin turning to its segment, the attack being resolved, the result) and
 // offers exactly the choices in `legal` as buttons. See rules/scratch_wars.md and the engine's
-// docstrings (app/games/scratch_wars/engine.py) for the view, the actions and the events.
+// docstrings (app/games/scratch_wars/observe.py, actions.py and events.py) for the view, the actions and the events.
 //
 // Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
 // describeEvent(event, entry, client), describeInput(entry, client).

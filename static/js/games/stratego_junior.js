@@ -1,6 +1,6 @@
 // Stratego Junior (Quest and Victory): the match page module, and the castle pictures, the board
 // and the placement editor that the "My setups" page (static/js/stratego_setups.js) and the rules
-// page share. See rules/stratego_junior.md and app/games/stratego_junior/engine.py for the JSON.
+// page share. See rules/stratego_junior.md and app/games/stratego_junior/ (observe.py, actions.py) for the JSON.
 //
 // Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
 // describeEvent(event, entry, client), describeInput(entry, client).
