@@ -114,6 +114,8 @@ def make_settings(url: str, **overrides) -> Settings:
         login_rate_limit="1000/minute",
         register_rate_limit="1000/minute",
         ws_rate_limit="1000/second",
+        ws_user_rate_limit="1000/second",
+        ws_address_rate_limit="1000/second",
     )
     values.update(overrides)
     return Settings(**values)

@@ -33,6 +33,8 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         "LOGIN_RATE_LIMIT": "1000/minute",
         "REGISTER_RATE_LIMIT": "1000/minute",
         "WS_RATE_LIMIT": "1000/second",
+        "WS_USER_RATE_LIMIT": "1000/second",
+        "WS_ADDRESS_RATE_LIMIT": "1000/second",
         "PYTHONUNBUFFERED": "1",  # every log line reaches the file even if the process is killed
     }
     env.pop("REDIS_URL", None)

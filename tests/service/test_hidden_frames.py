@@ -19,9 +19,11 @@ RULES = get_rules("stratego_junior")
 
 
 def _drain(ws, frames, want_version=None):
-    """Read frames until a snapshot at ``want_version`` or later arrives."""
+    """Read frames until a snapshot at ``want_version`` or later arrives (an error frame fails the
+    test at once: nothing else would come until the turn clock ran out)."""
     while True:
         frame = ws.receive_json()
+        assert frame["type"] != "error", frame
         frames.append(frame)
         if frame["type"] == "snapshot" and (want_version is None or frame["version"] >= want_version):
             return frame
