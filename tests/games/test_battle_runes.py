@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from app.games.battle_runes import CODEC, BattleRunes, Pick, Shuffle, end_check
+from app.games.battle_runes import CODEC, BattleRunes, Pick, Shuffle, Step, end_check, resolve_turn
 from app.games.battle_runes.data import DECK, RUNE_IDS, RUNES_FILE, RuneDataError, load_runes, parse_runes
 from app.games.battle_runes.engine import hand_picks
 from app.games.core import (
@@ -626,3 +626,20 @@ def test_resolution_steps_follow_the_order_numbers():
     from app.games.battle_runes import Resolution
 
     assert Resolution.from_json(json.loads(json.dumps(res.to_json()))) == res
+
+
+def test_step_params_are_in_name_order():
+    """The resolver builds each step's params in name order without sorting (``resolve._step``),
+    the order :meth:`Step.from_json` gives: a live turn and its stored form compare equal."""
+    codes: Counter[str] = Counter()
+    for seed in range(60):
+        rng = random.Random(seed)
+        for _ in range(40):
+            picks = tuple(tuple(rng.sample(DECK, 3)) for _ in range(2))
+            res = resolve_turn(picks, (rng.randint(-20, 20), rng.randint(-20, 20)), None)
+            for step in res.steps:
+                codes[step.code] += 1
+                names = [name for name, _ in step.params]
+                assert names == sorted(names), step
+                assert Step.from_json(step.to_json()) == step
+    assert {"points", "cross", "doubled", "leads", "swap_all"} <= set(codes)

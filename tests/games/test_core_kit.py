@@ -487,3 +487,33 @@ def test_legal_memo_in_play_out():
     final, log = play_out(rules, 2, rng=random.Random(3))
     assert final.total >= 5 and log
     assert len(rules.calls) == len(log)  # one listing per decision, for the policy and the check
+
+
+@dataclass(frozen=True, slots=True)
+class SlottedBase:
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class SlottedChild(SlottedBase):
+    name: str = "x"
+
+
+def test_evolve_fills_a_slotted_state_through_its_twin_and_the_copy_is_a_true_instance():
+    """A class that keeps exactly its fields in its own slots is copied through a mutable twin of
+    the same layout (``state._twin``); the copy is of the class itself, frozen, equal and hashable
+    like one made by ``__init__``. A subclass whose fields live in two classes' slots falls back to
+    the slot setters and gives the same result."""
+    from app.games.core.state import _twin
+
+    assert _twin(Position, [f.name for f in dataclasses.fields(Position)]) is not None
+    assert _twin(SlottedChild, ["turn", "name"]) is None  # its fields are in two classes' slots
+    before = Position(2, (3, 4), ("a",))
+    after = evolve(before, turn=5, log=())
+    assert type(after) is Position and after == Position(5, (3, 4), ()) and hash(after) == hash(Position(5, (3, 4), ()))
+    assert before == Position(2, (3, 4), ("a",))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        after.turn = 6  # type: ignore[misc]
+    child = evolve(SlottedChild(1, "a"), name="b")
+    assert type(child) is SlottedChild and child == SlottedChild(1, "b")
+    assert evolve(child, turn=2) == SlottedChild(2, "b")

@@ -136,10 +136,28 @@ _PICKS: dict[Runes, Pick] = {
 def hand_picks(hand: Runes) -> tuple[Pick, ...]:
     """Every distinct choice of 3 runes from ``hand``, in hand order (10 for 5 distinct runes).
 
+    A pure function of the hand, memoised per process (:data:`_HAND_PICKS`, bounded: a full table
+    is a few thousand hands of a few hundred bytes each, and random playouts ask for the same hands
+    again and again).
+
     :param hand: rune ids; the engine keeps hands in catalog order (then each pick lists its runes
         in hand order), but any order works.
     :raises BadAction: an unknown rune id.
     """
+    picks = _HAND_PICKS.get(hand)
+    if picks is None:
+        picks = _hand_picks(hand)
+        if len(_HAND_PICKS) < _HAND_PICKS_MAX:
+            _HAND_PICKS[hand] = picks
+    return picks
+
+
+#: hand -> its picks (see :func:`hand_picks`); filled up to :data:`_HAND_PICKS_MAX` hands
+_HAND_PICKS: dict[Runes, tuple[Pick, ...]] = {}
+_HAND_PICKS_MAX = 20_000
+
+
+def _hand_picks(hand: Runes) -> tuple[Pick, ...]:
     if len(hand) == HAND_SIZE:
         a, b, c, d, e = hand
         if a != b != c != d != e:  # distinct when in catalog order (else a lookup below fails)

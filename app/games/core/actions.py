@@ -97,6 +97,7 @@ class ActionCodec(Generic[A]):
                 raise ValueError(f"{game}: two action classes use the key {kind.key!r}")
             self.by_key[kind.key] = kind
         self.kinds: tuple[type[A], ...] = tuple(kinds)
+        self._kinds = frozenset(kinds)
 
     def encode(self, action: A) -> JSON:
         """``{key: value}`` for ``action``.
@@ -104,7 +105,7 @@ class ActionCodec(Generic[A]):
         :raises BadAction: ``action`` is not one of this game's action classes.
         """
         kind = type(action)
-        if self.by_key.get(getattr(kind, "key", None)) is not kind:  # type: ignore[arg-type]
+        if kind not in self._kinds:
             raise BadAction(f"{self.game}: {action!r} is not an action of this game")
         return {kind.key: action.to_value()}
 
