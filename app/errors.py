@@ -46,6 +46,9 @@ class ErrorCode(StrEnum):
     ERROR = "error"
     #: too many requests or frames in a while (``retry_after``: whole seconds)
     RATE_LIMITED = "rate_limited"
+    #: the server could not take the request in time (the match is busy with other requests, or
+    #: every database connection is in use); nothing changed: try again (``retry_after``: seconds)
+    BUSY = "busy"
     #: a bug or an outage on the server; the message says nothing more
     INTERNAL_ERROR = "internal_error"
     #: a change sent as a form (or text) to a JSON route (``content_type``): send ``application/json``
@@ -168,3 +171,12 @@ def _check_json_safe(value: object, where: str) -> None:
             _check_json_safe(item, f"{where}.{key}")
         return
     raise TypeError(f"{where} is a {type(value).__name__}, which JSON cannot carry")
+
+
+def busy(message: str, retry_after: int = 1) -> DomainError:
+    """The ``busy`` error (HTTP 503 with ``Retry-After``): the request could not be served in time
+    and changed nothing.
+
+    :param retry_after: whole seconds the client should wait before trying again.
+    """
+    return DomainError(ErrorCode.BUSY, message, params={"retry_after": retry_after})

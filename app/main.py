@@ -31,8 +31,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     """
     settings = settings or get_settings()
     configure_logging(json=settings.log_json)
-    engine = make_engine(settings.database_url)
+    pools = {"pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow}
+    engine = make_engine(settings.database_url, **pools, pool_timeout=settings.db_pool_timeout_seconds)
     sessionmaker = make_sessionmaker(engine)
+    # the sweeper's and the health check's own connections (settings.db_background_pool_size)
+    background_engine = make_engine(
+        settings.database_url, pool_size=settings.db_background_pool_size, max_overflow=0, pool_timeout=30
+    )
+    background = make_sessionmaker(background_engine)
 
     from app.gateway.budget import SocketBudget
     from app.matches.clock import SystemClock
@@ -41,7 +47,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.users.revocations import make_revocations
 
     hub = make_hub(settings.redis_url)
-    service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock())
+    service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock(), background=background)
     revocations = make_revocations(settings.redis_url)
 
     @asynccontextmanager
@@ -57,6 +63,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             await revocations.stop()
             await hub.stop()
             await engine.dispose()
+            await background_engine.dispose()
 
     app = FastAPI(
         title="Tabletop Arena",
@@ -96,7 +103,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         """Liveness and database check for load balancers and docker-compose."""
         from sqlalchemy import text
 
-        async with sessionmaker() as session:
+        async with background() as session:
             await session.execute(text("SELECT 1"))
         return {"status": "ok"}
 

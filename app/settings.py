@@ -59,6 +59,18 @@ class Settings(BaseSettings):
     abandon_after_seconds: int = 900
     #: waiting matches one player may have open at once
     max_open_matches: int = 5
+    #: database connections each process keeps for requests, and how many more it may open at peaks
+    db_pool_size: int = Field(default=10, ge=1)
+    db_max_overflow: int = Field(default=10, ge=0)
+    #: database connections each process keeps apart for the sweeper (clocks, computer moves) and
+    #: health checks, so a flood of requests never starves them
+    db_background_pool_size: int = Field(default=3, ge=1)
+    #: seconds a request waits for a database connection, or for its match's earlier requests,
+    #: before it is refused with 503 ``busy`` (nothing changed; ``Retry-After`` says when to retry)
+    db_pool_timeout_seconds: float = Field(default=5.0, gt=0)
+    match_lock_wait_seconds: float = Field(default=5.0, gt=0)
+    #: matches each process keeps decoded for snapshots (``app.matches.live``; least recently used out)
+    live_matches: int = Field(default=10_000, ge=1)
     session_max_age_seconds: int = 14 * 24 * 3600
     #: mark the session cookie Secure (HTTPS only); defaults to true in production
     session_https_only: bool | None = None

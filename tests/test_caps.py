@@ -77,6 +77,39 @@ async def test_concurrent_token_creations_stop_at_the_cap(db_url):
     assert outcomes.count(ErrorCode.TOO_MANY_TOKENS) == 8
 
 
+async def test_concurrent_match_creations_stop_at_the_open_match_cap(db_url):
+    """``max_open_matches`` waiting matches per player, however many creations arrive at once."""
+    from app.matches.clock import FakeClock
+    from app.matches.hub import LocalHub
+    from app.matches.models import Match
+    from app.matches.service import MatchService
+
+    settings = make_settings(db_url, max_open_matches=3)
+    engine = make_engine(db_url, **({} if db_url.startswith("sqlite") else {"pool_size": 12}))
+    sessionmaker = make_sessionmaker(engine)
+    service = MatchService(sessionmaker, LocalHub(), settings=settings, clock=FakeClock())
+    async with sessionmaker() as session:
+        user = User(name="opener", name_key="opener", password_hash="x")
+        session.add(user)
+        await session.commit()
+        user_id = user.id
+
+    async def create(i):
+        try:
+            await service.create_match(user_id, "battle_runes")
+        except DomainError as exc:
+            return exc.code
+        return None
+
+    outcomes = await asyncio.gather(*(create(i) for i in range(12)))
+    async with sessionmaker() as session:
+        stored = await session.scalar(select(func.count()).select_from(Match))
+    await service.stop_workers()
+    await engine.dispose()
+    assert stored == 3
+    assert outcomes.count(ErrorCode.TOO_MANY_MATCHES) == 9
+
+
 def test_caps_over_http(sqlite_url, runes_take_decks):
     from fastapi.testclient import TestClient
 

@@ -45,6 +45,7 @@ STATUS_BEFORE = {
     "weak_password": 422,
     "bad_credentials": 401,
     "rate_limited": 429,
+    "busy": 503,
     "bad_deck": 422,
     "validation_error": 422,
     "internal_error": 500,

@@ -15,9 +15,10 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.errors import DomainError, ErrorCode, JsonValue
+from app.errors import DomainError, ErrorCode, JsonValue, busy
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -31,6 +32,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
     ErrorCode.CONFLICT: 409,
     ErrorCode.ERROR: 400,
     ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.BUSY: 503,
     ErrorCode.INTERNAL_ERROR: 500,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.TOO_MANY_CONNECTIONS: 429,
@@ -84,11 +86,11 @@ def error_body(error: DomainError) -> dict[str, Any]:
 
 
 def error_response(error: DomainError, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    """The response for ``error``: its body and status; ``rate_limited`` with
-    ``params.retry_after`` (seconds) also gets a ``Retry-After`` header."""
+    """The response for ``error``: its body and status; ``rate_limited`` and ``busy`` with
+    ``params.retry_after`` (seconds) also get a ``Retry-After`` header."""
     all_headers = dict(headers or {})
     retry_after = error.params.get("retry_after")
-    if error.code == ErrorCode.RATE_LIMITED and retry_after is not None:
+    if error.code in (ErrorCode.RATE_LIMITED, ErrorCode.BUSY) and retry_after is not None:
         all_headers["Retry-After"] = str(retry_after)
     return JSONResponse(error_body(error), HTTP_STATUS[error.code], headers=all_headers or None)
 
@@ -140,6 +142,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         return error_response(validation_error(exc.errors()))
+
+    @app.exception_handler(SQLAlchemyTimeoutError)
+    async def _pool_exhausted(request: Request, exc: SQLAlchemyTimeoutError) -> JSONResponse:
+        return error_response(busy("every database connection is in use"))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -10,7 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 def make_engine(url: str, **kwargs: object) -> AsyncEngine:
     """An async engine for ``url``. SQLite gets WAL mode, foreign keys and a busy timeout, so the
-    single-process default survives concurrent readers."""
+    single-process default survives concurrent readers.
+
+    :param kwargs: passed to ``create_async_engine`` (``pool_size``, ``max_overflow``,
+        ``pool_timeout`` in seconds: a checkout that waits longer raises
+        ``sqlalchemy.exc.TimeoutError``, which requests answer with 503 ``busy``).
+    """
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30}, **kwargs)
 

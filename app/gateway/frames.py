@@ -110,6 +110,23 @@ def snapshot_frame(snapshot: Mapping[str, Any], ack: str | None = None) -> Snaps
     return frame
 
 
+def snapshot_text(text: str, ack: str | None = None) -> str:
+    """The encoded ``snapshot`` frame ``text`` (from ``MatchService.snapshot_text``, shared by
+    every connection that gets it) with ``ack`` added as its last key when it answers an ``act``:
+    the frame :func:`snapshot_frame` would make, encoded, without decoding ``text`` again.
+
+    :raises ValueError: ``text`` is not an encoded snapshot object.
+    """
+    if not (text.startswith('{"type":"snapshot"') and text.endswith("}")):
+        raise ValueError("not an encoded snapshot")
+    if ack is None:
+        return text
+    return f"{text[:-1]},{_ACK_KEY}{json.dumps(ack)}}}"
+
+
+_ACK_KEY = '"ack":'
+
+
 def pong_frame() -> PongFrame:
     """The ``pong`` frame."""
     return {"type": "pong"}

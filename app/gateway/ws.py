@@ -34,7 +34,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import DomainError, ErrorCode
 from app.gateway.budget import SocketBudget
-from app.gateway.frames import ServerFrame, encode, error_frame, pong_frame, snapshot_frame
+from app.gateway.frames import ServerFrame, encode, error_frame, pong_frame, snapshot_text
 from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
 from app.users.deps import client_address, connection_token, user_from_connection
@@ -87,11 +87,15 @@ class Connection:
 
         :returns: True when the frame was handed to the server, False when the socket is closed.
         """
+        return await self.send_text(encode(frame))
+
+    async def send_text(self, text: str) -> bool:
+        """Send one encoded frame (see :meth:`send`)."""
         async with self.send_lock:
             if self.closed.is_set():
                 return False
             try:
-                await self.ws.send_text(encode(frame))
+                await self.ws.send_text(text)
             except SEND_FAILURES:
                 self.closed.set()
                 return False
@@ -131,9 +135,9 @@ class Connection:
             return
         if self.seat is None and self.user_id is not None:  # joined since connecting?
             self.seat, _ = await self.service.viewer_seat(self.match_id, self.user_id)
-        frame = snapshot_frame(await self.service.snapshot(self.match_id, self.seat, since), ack)
-        self.sent_version = frame["version"]
-        await self.send(frame)
+        version, text = await self.service.snapshot_text(self.match_id, self.seat, since)
+        self.sent_version = version
+        await self.send_text(snapshot_text(text, ack))
 
     async def pump(self) -> None:
         """Forward hub notices as snapshots (only what this connection has not seen), until the
@@ -144,7 +148,10 @@ class Connection:
                 version = max(version, self.changes.get_nowait())
             async with self.snapshot_lock:
                 if self.sent_version is not None and version > self.sent_version:
-                    await self.send_snapshot(self.sent_version)
+                    try:
+                        await self.send_snapshot(self.sent_version)
+                    except DomainError as exc:  # busy: the next notice (or hello) brings it
+                        await self.error(exc)
 
     async def handle(self, text: str | None) -> None:
         """Handle one frame from the client (nothing, once the socket is closed or its credential
@@ -165,7 +172,10 @@ class Connection:
             await self.send(pong_frame())
         elif isinstance(msg, Hello):
             async with self.snapshot_lock:
-                await self.send_snapshot(msg.since)
+                try:
+                    await self.send_snapshot(msg.since)
+                except DomainError as exc:
+                    await self.error(exc)
         elif isinstance(msg, Act | Back | Resign):
             if self.user_id is None:
                 await self.error(DomainError(ErrorCode.UNAUTHORIZED, "log in to play"), ack)
@@ -184,9 +194,13 @@ class Connection:
                 except DomainError as exc:
                     await self.error(exc, ack)
                     if exc.code == ErrorCode.STALE_VERSION:
-                        await self.send_snapshot(self.sent_version or 0)
+                        with contextlib.suppress(DomainError):  # busy: the pump brings it later
+                            await self.send_snapshot(self.sent_version or 0)
                     return
-                await self.send_snapshot(self.sent_version or 0, ack=ack)
+                try:
+                    await self.send_snapshot(self.sent_version or 0, ack=ack)
+                except DomainError as exc:  # the act is stored; its snapshot comes with the next one
+                    await self.error(exc)
 
 
 def _budget(app: Any) -> SocketBudget:

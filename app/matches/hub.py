@@ -12,6 +12,7 @@ sent after the commit that wrote the match's ``match_results`` rows, so that res
 from __future__ import annotations
 
 import json
+import secrets
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -29,6 +30,7 @@ class LocalHub:
 
     def __init__(self) -> None:
         self._listeners: dict[int, set[Listener]] = defaultdict(set)
+        self._any: list[Listener] = []
         self._finished: set[FinishedListener] = set()
 
     async def start(self) -> None:
@@ -55,7 +57,18 @@ class LocalHub:
 
         return unsubscribe
 
+    def subscribe_any(self, listener: Listener) -> None:
+        """Call ``listener(match_id, version)`` on every change of every match, before the
+        listeners of that match (the match service's cache of live matches hears of a new
+        version before any connection asks for it)."""
+        self._any.append(listener)
+
     def _deliver(self, match_id: int, version: int) -> None:
+        for listener in self._any:
+            try:
+                listener(match_id, version)
+            except Exception:
+                log.exception("hub listener failed", match_id=match_id)
         for listener in list(self._listeners.get(match_id, ())):
             try:
                 listener(match_id, version)
@@ -87,8 +100,10 @@ class LocalHub:
 
 
 class RedisHub(LocalHub):
-    """Publishes notices on the Redis channel ``arena:matches`` (``{"m": id, "v": version}`` or
-    ``{"finished": id}``) and delivers what any process published to the local subscribers.
+    """Publishes notices on the Redis channel ``arena:matches`` (``{"m": id, "v": version, "p":
+    process}`` or ``{"finished": id}``) and delivers what any process published to the local
+    subscribers. A process delivers its own version notices at once, without waiting for them to
+    come back from Redis, and skips them when they do (``p`` names the process that published).
 
     :param url: ``redis://host:port/db``.
     """
@@ -99,6 +114,7 @@ class RedisHub(LocalHub):
         super().__init__()
         self.url = url
         self._channel = RedisChannel(url, self.CHANNEL, self._on_message)
+        self._process = secrets.token_hex(8)
 
     async def start(self) -> None:
         """Connect and start the subscriber task."""
@@ -109,7 +125,7 @@ class RedisHub(LocalHub):
             notice = json.loads(data)
             if "finished" in notice:
                 self._deliver_finished(int(notice["finished"]))
-            else:
+            elif notice.get("p") != self._process:
                 self._deliver(int(notice["m"]), int(notice["v"]))
         except (ValueError, KeyError, TypeError):
             log.warning("bad hub notice", data=data)
@@ -120,8 +136,9 @@ class RedisHub(LocalHub):
         await super().stop()
 
     async def publish(self, match_id: int, version: int) -> None:
-        """Publish to every process (this one included, through Redis)."""
-        await self._channel.publish(json.dumps({"m": match_id, "v": version}))
+        """Deliver to this process's subscribers now and publish to the other processes."""
+        self._deliver(match_id, version)
+        await self._channel.publish(json.dumps({"m": match_id, "v": version, "p": self._process}))
 
     async def publish_finished(self, match_id: int) -> None:
         """Tell the result consumers of every process that ``match_id`` has finished."""

@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.errors import DomainError
-from app.games.core import CHANCE
+from app.errors import DomainError, busy
 from app.matches.clock import Clock
-from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
-from app.matches.views import event_views, match_info, result_view, seat_of
+from app.matches.live import TAIL_EVENTS, LiveMatch, LiveMatches, StoredEvent
+from app.matches.models import FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
+from app.matches.views import event_views, match_info, result_view
 from app.matches.write import game_options, match_rules, replay_rows
 
 
@@ -25,6 +26,7 @@ class MatchReads:
 
     sessionmaker: async_sessionmaker[AsyncSession]
     clock: Clock
+    live: LiveMatches
 
     async def get_match(self, match_id: int) -> dict[str, Any]:
         """Public info of a match (no hidden information).
@@ -54,15 +56,34 @@ class MatchReads:
             return [match_info(m, now) for m in (await session.execute(stmt)).scalars().all()]
 
     async def viewer_seat(self, match_id: int, user_id: int | None) -> tuple[int | None, bool]:
-        """``(seat, spectators_allowed)`` for ``user_id`` in a match.
+        """``(seat, spectators_allowed)`` for ``user_id`` in a match (from the live match).
 
         :raises DomainError: ``not_found``.
         """
+        live = await self.live_match(match_id)
+        return live.seat_of(user_id), live.spectators
+
+    async def live_match(self, match_id: int) -> LiveMatch:
+        """The match as it is now: this process's :class:`~app.matches.live.LiveMatch`, read from
+        the database when it has none or has heard of a newer version.
+
+        :raises DomainError: ``not_found``.
+        """
+        try:
+            return await self.live.load(match_id, lambda: self._load_live(match_id))
+        except SQLAlchemyTimeoutError:
+            raise busy("every database connection is in use") from None
+
+    async def _load_live(self, match_id: int) -> LiveMatch:
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
                 raise DomainError("not_found", f"no match {match_id}")
-            return seat_of(m, user_id), bool(m.options.get("spectators", True))
+            rows = await self._rows(session, match_id, max(0, m.version - TAIL_EVENTS))
+            rules = match_rules(m)
+            state = rules.decode_state(m.state) if m.state is not None else None
+            pending = {int(k): rules.decode_action(v) for k, v in (m.pending or {}).items()}
+            return LiveMatch(m, state, pending, [StoredEvent.of(r) for r in rows])
 
     async def events(self, match_id: int, viewer: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events after version ``since`` as ``viewer`` may see them (see
@@ -86,47 +107,33 @@ class MatchReads:
         """The ``snapshot`` frame of DESIGN.md section 4 for ``viewer`` (a seat or ``None``).
 
         :returns: ``{"type": "snapshot", "match_id", "version", "seat", "status", "view", "to_act",
-            "chosen", "legal", "clock", "events", "result", "seed_hash", "seed"?, "seats"}``.
+            "chosen", "legal", "clock", "events", "result", "seed_hash", "seed"?, "seats"}`` (a
+            copy the caller may change).
         :raises DomainError: ``not_found``.
         """
-        async with self.sessionmaker() as session:
-            m = await session.get(Match, match_id)
-            if m is None:
-                raise DomainError("not_found", f"no match {match_id}")
-            rows = await self._rows(session, match_id, since)
-            now = self.clock.now()
-            rules = match_rules(m)
-            info = match_info(m, now)
-            frame: dict[str, Any] = {
-                "type": "snapshot",
-                "match_id": m.id,
-                "game": m.game,
-                "version": m.version,
-                "seat": viewer,
-                "status": m.status,
-                "view": None,
-                "to_act": [],
-                "chosen": [],
-                "legal": [],
-                "clock": info["clock"],
-                "events": event_views(rows, viewer, m.status == FINISHED),
-                "result": m.result,
-                "seed_hash": m.seed_hash,
-                "seats": info["seats"],
-            }
-            if m.status == FINISHED:
-                frame["seed"] = m.seed
-            if m.state is not None:
-                state = rules.decode_state(m.state)
-                frame["view"] = rules.observe(state, viewer)
-                if m.status == ACTIVE:
-                    to_act = sorted(s for s in rules.to_act(state) if s != CHANCE)
-                    chosen = sorted(int(s) for s in m.pending)
-                    frame["to_act"], frame["chosen"] = to_act, chosen
-                    playing = viewer is not None and not m.seats[viewer].resigned
-                    if playing and viewer in to_act and viewer not in chosen:
-                        frame["legal"] = [rules.encode_action(a) for a in rules.legal_actions(state, viewer)]
-            return frame
+        frame, _ = await self._snapshot(match_id, viewer, since)
+        return dict(frame)
+
+    async def snapshot_text(self, match_id: int, viewer: int | None, since: int = 0) -> tuple[int, str]:
+        """``(version, JSON text)`` of :meth:`snapshot`, as it goes on the wire: built once per
+        version, viewer and ``since`` and shared by every connection that asks (see
+        :class:`~app.matches.live.LiveMatch`).
+
+        :raises DomainError: ``not_found``.
+        """
+        frame, text = await self._snapshot(match_id, viewer, since)
+        return frame["version"], text
+
+    async def _snapshot(self, match_id: int, viewer: int | None, since: int) -> tuple[dict[str, Any], str]:
+        live = await self.live_match(match_id)
+        if live.has_events_since(since):
+            return live.frame(viewer, since, self.clock.now())
+        try:
+            async with self.sessionmaker() as session:  # older events than the live match keeps
+                rows = [r for r in await self._rows(session, match_id, since) if r.version <= live.version]
+        except SQLAlchemyTimeoutError:
+            raise busy("every database connection is in use") from None
+        return live.frame(viewer, since, self.clock.now(), rows)
 
     async def replay(self, match_id: int) -> dict[str, Any]:
         """Every step of a finished match, all revealed: ``{"match", "steps": [{"version", "kind",

@@ -26,22 +26,25 @@ from weakref import WeakValueDictionary
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.errors import DomainError
+from app.errors import DomainError, busy
 from app.games.core import GameError, bot_levels, get_rules
 from app.games.core.errors import BadOptions
 from app.logging import get_logger
 from app.matches.bots import BotRunner
 from app.matches.clock import Clock
 from app.matches.hub import LocalHub
+from app.matches.live import LiveMatch, LiveMatches, StoredEvent
 from app.matches.models import ACTIVE, CASUAL, FINISHED, RATED, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
 from app.matches.sweeper import ComputerSeats
 from app.matches.views import seat_of
 from app.matches.write import SERVICE_OPTIONS, WriteContext, game_options, lock_match
 from app.settings import Settings
+from app.users.service import lock_user
 
 log = get_logger(__name__)
 
@@ -65,6 +68,8 @@ class MatchService(ComputerSeats, MatchReads):
     :param settings: bot pool and delay, clock tick.
     :param clock: the time source (a :class:`~app.matches.clock.FakeClock` in tests).
     :param bots: where computer moves are chosen (default: a runner made from ``settings``).
+    :param background: the session factory of the sweeper (clocks, computer moves), on
+        connections of its own (default: ``sessionmaker``).
     """
 
     def __init__(
@@ -75,8 +80,10 @@ class MatchService(ComputerSeats, MatchReads):
         settings: Settings,
         clock: Clock,
         bots: BotRunner | None = None,
+        background: async_sessionmaker[AsyncSession] | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
+        self.background = background or sessionmaker
         self.hub = hub
         self.settings = settings
         self.clock = clock
@@ -92,6 +99,9 @@ class MatchService(ComputerSeats, MatchReads):
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._postgres = not settings.is_sqlite
+        #: what each match looks like now, for snapshots without the database (:mod:`app.matches.live`)
+        self.live = LiveMatches(settings.live_matches)
+        hub.subscribe_any(self.live.heard)
 
     # ------------------------------------------------------------------ creating and joining
 
@@ -146,6 +156,7 @@ class MatchService(ComputerSeats, MatchReads):
         will_wait = any(s not in bot_by_seat and s != seat for s in range(players))
         async with self.sessionmaker() as session, session.begin():
             if will_wait and user_id is not None:
+                await lock_user(session, user_id)  # counted and added in one step (issue 17, item 4)
                 open_count = await session.scalar(
                     select(func.count()).select_from(Match).where(Match.created_by == user_id, Match.status == WAITING)
                 )
@@ -348,33 +359,38 @@ class MatchService(ComputerSeats, MatchReads):
         body: Callable[[AsyncSession, Match, WriteContext], Awaitable[None]],
         *,
         skip_locked: bool = False,
+        background: bool = False,
     ) -> int:
         """Run ``body`` on the locked match, then store what it did. The one serial path.
 
+        Waiting for the match's earlier writes holds no database connection. A request waits at
+        most ``match_lock_wait_seconds`` for them and ``db_pool_timeout_seconds`` for a connection.
+
         :param skip_locked: on PostgreSQL, return ``-1`` at once when another process holds the row.
+        :param background: the sweeper's write: on its own connections, waiting as long as it takes.
         :returns: the new version. When the write ends the match, its ``match_results`` rows are
             committed with it and "match finished" is published after the commit.
-        :raises DomainError: ``not_found``, or whatever ``body`` raised (nothing is stored then).
+        :raises DomainError: ``not_found``; ``busy`` (``params.retry_after``: seconds) when the
+            wait for the match or for a connection ran out; or whatever ``body`` raised (nothing
+            is stored then).
         """
-        async with self._lock(match_id):
-            async with self.sessionmaker() as session, session.begin():
-                m = await lock_match(session, match_id, postgres=self._postgres, skip_locked=skip_locked)
-                if m is None:
-                    if skip_locked:
-                        return -1
-                    raise DomainError("not_found", f"no match {match_id}")
-                ctx = WriteContext(m, self.clock.now(), self.settings)
-                await body(session, m, ctx)
-                if not ctx.changed:
-                    return m.version
-                ctx.finish()
-                session.add_all(ctx.rows)
-                session.add_all(ctx.results)
-                try:
-                    await session.flush()
-                except (StaleDataError, IntegrityError):  # another writer got there first
-                    raise DomainError("stale_version", "the match changed meanwhile; try again") from None
-            new_version = m.version
+        lock = self._lock(match_id)
+        if background:
+            await lock.acquire()
+        else:
+            try:
+                async with asyncio.timeout(self.settings.match_lock_wait_seconds):
+                    await lock.acquire()
+            except TimeoutError:
+                raise busy("the match is busy with other requests") from None
+        try:
+            new_version, ctx = await self._write_locked(match_id, body, skip_locked, background)
+        except SQLAlchemyTimeoutError:
+            raise busy("every database connection is in use") from None
+        finally:
+            lock.release()
+        if ctx is None:  # nothing stored
+            return new_version
         await self.hub.publish(match_id, new_version)
         if ctx.finished:
             await self.hub.publish_finished(match_id)
@@ -383,6 +399,47 @@ class MatchService(ComputerSeats, MatchReads):
             if ctx.next_deadline <= self.clock.now():  # a computer move due now: play it at once
                 self._spawn(self.process_match(match_id))
         return new_version
+
+    async def _write_locked(
+        self,
+        match_id: int,
+        body: Callable[[AsyncSession, Match, WriteContext], Awaitable[None]],
+        skip_locked: bool,
+        background: bool,
+    ) -> tuple[int, WriteContext | None]:
+        """The body of :meth:`_write` under the match's lock: ``(version, the write)``, or
+        ``(version, None)`` when nothing was stored (``-1`` when ``skip_locked`` found the row
+        locked)."""
+        sessionmaker = self.background if background else self.sessionmaker
+        async with sessionmaker() as session, session.begin():
+            m = await lock_match(session, match_id, postgres=self._postgres, skip_locked=skip_locked)
+            if m is None:
+                if skip_locked:
+                    return -1, None
+                raise DomainError("not_found", f"no match {match_id}")
+            cached = self.live.get(match_id)
+            if cached is not None and cached.version != m.version:
+                cached = None  # another process wrote since: decode the stored state
+            ctx = WriteContext(m, self.clock.now(), self.settings, cached)
+            await body(session, m, ctx)
+            if ctx.changed:
+                ctx.finish()
+                session.add_all(ctx.rows)
+                session.add_all(ctx.results)
+                try:
+                    await session.flush()
+                except (StaleDataError, IntegrityError):  # another writer got there first
+                    raise DomainError("stale_version", "the match changed meanwhile; try again") from None
+                new = [StoredEvent.of(row) for row in ctx.rows]
+                live = LiveMatch(m, ctx.state, ctx.pending, (*cached.tail, *new) if cached is not None else new)
+            else:
+                seats_changed = bool(session.dirty)  # committed without a new version
+        if not ctx.changed:
+            if seats_changed:  # the cached seats are not the stored ones any more
+                self.live.forget(match_id)
+            return m.version, None
+        self.live.put(live)  # committed: readers in this process see it before the notice
+        return m.version, ctx
 
     async def _start(self, session: AsyncSession, m: Match, ctx: WriteContext | None = None) -> None:
         """Deal the game: initial state, the ``start`` event with the seed's hash, chance."""

@@ -94,6 +94,7 @@ class ComputerSeats:
     """The sweeper's half of :class:`~app.matches.service.MatchService`."""
 
     sessionmaker: async_sessionmaker[AsyncSession]
+    background: async_sessionmaker[AsyncSession]
     settings: Settings
     clock: Clock
     bots: BotRunner
@@ -164,7 +165,7 @@ class ComputerSeats:
         :returns: how many matches were advanced or expired.
         """
         now = self.clock.now()
-        async with self.sessionmaker() as session:
+        async with self.background() as session:
             ids = (
                 (
                     await session.execute(
@@ -189,7 +190,7 @@ class ComputerSeats:
     async def expire_waiting(self) -> int:
         """Abort waiting matches older than ``waiting_expiry_seconds``. :returns: how many."""
         cutoff = self.clock.now() - timedelta(seconds=self.settings.waiting_expiry_seconds)
-        async with self.sessionmaker() as session:
+        async with self.background() as session:
             ids = (
                 (
                     await session.execute(
@@ -208,7 +209,7 @@ class ComputerSeats:
                 expired += 1
 
         for match_id in ids:
-            await self._write(match_id, do, skip_locked=True)
+            await self._write(match_id, do, skip_locked=True, background=True)
         return expired
 
     async def process_match(self, match_id: int, *, skip_locked: bool = False) -> int:
@@ -249,7 +250,7 @@ class ComputerSeats:
         """Step 1: find the seat due now and take the lease. :returns: ``None`` when nothing is
         due, the match is leased or (``skip_locked``) locked elsewhere."""
         now = self.clock.now()
-        async with self._lock(match_id), self.sessionmaker() as session, session.begin():
+        async with self._lock(match_id), self.background() as session, session.begin():
             m = await lock_match(session, match_id, postgres=self._postgres, skip_locked=skip_locked)
             if m is None or m.status != ACTIVE or m.deadline_at is None or m.deadline_at > now:
                 return None
@@ -287,7 +288,7 @@ class ComputerSeats:
                     ms.away_since = ctx.now
 
         try:
-            await self._write(match_id, do)
+            await self._write(match_id, do, background=True)
         except DomainError as exc:
             if exc.code != "stale_version":
                 raise
@@ -308,5 +309,5 @@ class ComputerSeats:
                 ctx.forced_outcome = Outcome(results=("draw",) * m.num_players, reason="abandoned")
                 ended.append(True)
 
-        await self._write(match_id, do)
+        await self._write(match_id, do, background=True)
         return len(ended)

@@ -8,7 +8,7 @@ event still learns its version and kind (as Lichess does). Once the match is ove
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -30,16 +30,38 @@ def clock_info(m: Match, now: datetime) -> dict[str, Any]:
     """``{"turn_seconds", "remaining_ms": {seat: ms}, "away": [seats]}``: milliseconds left for
     every person's seat that has a deadline (not computer seats, not resigned ones), computed on
     the server so a client's own clock never matters."""
+    return clock_of(m.status, m.options, m.seats, now)
+
+
+def clock_of(status: str, options: Mapping[str, Any], seats: Iterable[Any], now: datetime) -> dict[str, Any]:
+    """:func:`clock_info` from a match's ``status``, ``options`` and seats (``match_seats`` rows
+    or :class:`~app.matches.live.SeatInfo`: ``seat``, ``deadline_at``, ``bot_level``,
+    ``resigned``, ``away``)."""
     remaining = {}
-    if m.status == ACTIVE:
-        for s in m.seats:
-            if s.deadline_at is not None and not s.bot_level and not s.resigned:
-                remaining[str(s.seat)] = max(0, int((s.deadline_at - now).total_seconds() * 1000))
-    return {
-        "turn_seconds": m.options.get("turn_seconds", 0),
-        "remaining_ms": remaining,
-        "away": [s.seat for s in m.seats if s.away],
-    }
+    away = []
+    for s in seats:
+        if status == ACTIVE and s.deadline_at is not None and not s.bot_level and not s.resigned:
+            remaining[str(s.seat)] = max(0, int((s.deadline_at - now).total_seconds() * 1000))
+        if s.away:
+            away.append(s.seat)
+    return {"turn_seconds": options.get("turn_seconds", 0), "remaining_ms": remaining, "away": away}
+
+
+def seats_info(seats: Iterable[Any], name_of: Callable[[Any], str | None]) -> list[dict[str, Any]]:
+    """The public ``seats`` list of a match: ``[{"seat", "user": {"id", "name"} | null, "bot",
+    "away", "resigned", "result"}]`` from ``match_seats`` rows or
+    :class:`~app.matches.live.SeatInfo` (``name_of(seat)``: the holder's name)."""
+    return [
+        {
+            "seat": s.seat,
+            "user": {"id": s.user_id, "name": name_of(s)} if s.user_id is not None else None,
+            "bot": s.bot_level,
+            "away": s.away,
+            "resigned": s.resigned,
+            "result": s.result,
+        }
+        for s in seats
+    ]
 
 
 def match_info(m: Match, now: datetime) -> dict[str, Any]:
@@ -65,22 +87,16 @@ def match_info(m: Match, now: datetime) -> dict[str, Any]:
         "started_at": m.started_at.isoformat() if m.started_at else None,
         "finished_at": m.finished_at.isoformat() if m.finished_at else None,
         "result": m.result,
-        "seats": [
-            {
-                "seat": s.seat,
-                "user": {"id": s.user.id, "name": s.user.name} if s.user is not None else None,
-                "bot": s.bot_level,
-                "away": s.away,
-                "resigned": s.resigned,
-                "result": s.result,
-            }
-            for s in m.seats
-        ],
+        "seats": seats_info(m.seats, _user_name),
         "clock": clock_info(m, now),
     }
     if m.status == FINISHED:
         info["seed"] = m.seed
     return info
+
+
+def _user_name(s: Any) -> str | None:
+    return s.user.name if s.user is not None else None
 
 
 def result_view(r: MatchResult) -> dict[str, Any]:

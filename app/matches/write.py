@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +23,9 @@ from app.games.core.registry import AnyRules
 from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 from app.matches.results import result_rows
 from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.matches.live import LiveMatch
 
 #: options handled by the service itself, with defaults; every other key goes to the game's
 #: ``normalize_options``. ``rated``: the creator asks for a rated match (``matches.origin``).
@@ -86,14 +89,23 @@ class WriteContext:
     :param m: the locked match row.
     :param now: the service clock's time for this write.
     :param settings: bot delay and abandonment time.
+    :param cached: this process's :class:`~app.matches.live.LiveMatch` of ``m`` at ``m.version``
+        (its decoded state and pending choices are used instead of decoding the stored ones);
+        ``None`` to decode.
     """
 
-    def __init__(self, m: Match, now: datetime, settings: Settings) -> None:
+    def __init__(self, m: Match, now: datetime, settings: Settings, cached: LiveMatch | None = None) -> None:
         self.m, self.settings = m, settings
-        self.rules = match_rules(m)
         self.now = now
-        self.state = self.rules.decode_state(m.state) if m.state is not None else None
-        self.pending: dict[int, Any] = {int(k): self.rules.decode_action(v) for k, v in (m.pending or {}).items()}
+        self.state: Any
+        self.pending: dict[int, Any]
+        if cached is not None and cached.version == m.version:
+            self.rules = cached.rules
+            self.state, self.pending = cached.state, dict(cached.pending)
+        else:
+            self.rules = match_rules(m)
+            self.state = self.rules.decode_state(m.state) if m.state is not None else None
+            self.pending = {int(k): self.rules.decode_action(v) for k, v in (m.pending or {}).items()}
         self.rows: list[MatchEvent] = []
         #: the ``match_results`` rows, when this write ends the match
         self.results: list[MatchResult] = []

@@ -86,9 +86,14 @@ async def user_from_connection(conn: HTTPConnection, session: AsyncSession) -> U
     return user
 
 
-async def current_user_optional(conn: HTTPConnection, session: SessionDep) -> User | None:
-    """Dependency: the current :class:`User`, or None."""
-    return await user_from_connection(conn, session)
+async def current_user_optional(conn: HTTPConnection) -> User | None:
+    """Dependency: the current :class:`User`, or None (detached: its columns are loaded).
+
+    Looked up in a session of its own, closed before the route runs, so a request that then
+    waits (for a match, say) holds no database connection meanwhile.
+    """
+    async with conn.app.state.sessionmaker() as session:
+        return await user_from_connection(conn, session)
 
 
 OptionalUser = Annotated[User | None, Depends(current_user_optional)]
