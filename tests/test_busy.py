@@ -19,8 +19,8 @@ from app.users import service as users
 from app.users.models import User
 from tests.conftest import make_settings
 
-#: what a refused act may answer, besides a 503 ``busy``
-REFUSALS = {"not_your_turn", "stale_version"}
+#: what a refused act may answer, besides a 503 ``busy`` (a turn can end a Battle Runes match)
+REFUSALS = {"not_your_turn", "stale_version", "game_over"}
 
 
 async def _players(url: str, count: int) -> list[str]:

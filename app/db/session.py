@@ -28,7 +28,10 @@ def make_engine(url: str, **kwargs: object) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True, **kwargs)
+    # No ping before each checkout (a round trip per transaction on the action path): a connection
+    # the server dropped fails its first use, is discarded, and the pool opens a new one; old ones
+    # are replaced after half an hour.
+    return create_async_engine(url, pool_recycle=1800, **kwargs)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

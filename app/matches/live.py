@@ -17,6 +17,10 @@ writer puts the version it committed (:meth:`LiveMatches.put`) before publishing
 written by another process arrives as a hub notice (:meth:`LiveMatches.heard`), which makes the
 cached one stale, and the next read loads the match once (one load per match at a time, shared by
 every reader waiting for it).
+
+So several server processes on one database need the Redis hub (``REDIS_URL``), as their
+connections already did to hear of each other's changes: without it a process would keep serving
+the version it last saw until it writes to that match itself.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 from app.games.core import CHANCE
 from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent
+from app.matches.store import MatchRecord
 from app.matches.views import clock_of, event_views, seats_info
 from app.matches.write import match_rules
 
@@ -78,7 +83,8 @@ class LiveMatch:
     """One committed version of a match (see the module docstring).
 
     :param m: the match row with its seats and their users loaded (in a session or just
-        committed); only read here.
+        committed), or its :class:`~app.matches.store.MatchRecord` (then kept as it is: nobody
+        may change it afterwards).
     :param state: the decoded engine state at ``m.version`` (``None`` before the start).
     :param pending: the decoded hidden choices at ``m.version``.
     :param tail: the stored events up to ``m.version``, contiguous and in order (maybe empty);
@@ -92,6 +98,7 @@ class LiveMatch:
         "num_players",
         "options",
         "pending",
+        "record",
         "result",
         "rules",
         "seats",
@@ -105,7 +112,11 @@ class LiveMatch:
         "version",
     )
 
-    def __init__(self, m: Match, state: Any, pending: dict[int, Any], tail: Sequence[StoredEvent]) -> None:
+    def __init__(
+        self, m: Match | MatchRecord, state: Any, pending: dict[int, Any], tail: Sequence[StoredEvent]
+    ) -> None:
+        #: the match's columns, for the writer's fast path (:mod:`app.matches.store`); never changed
+        self.record = m if isinstance(m, MatchRecord) else MatchRecord.of(m)
         self.match_id: int = m.id
         self.version: int = m.version
         self.state_version: int = m.state_version

@@ -51,6 +51,7 @@ from app.games.core import Outcome
 from app.logging import get_logger
 from app.matches.hub import LocalHub
 from app.matches.models import Match, MatchResult, ResultDelivery
+from app.matches.store import MatchRecord
 
 log = get_logger(__name__)
 
@@ -58,7 +59,7 @@ log = get_logger(__name__)
 Handler = Callable[[AsyncSession, Sequence[MatchResult]], Awaitable[None]]
 
 
-def result_rows(m: Match, outcome: Outcome, now: datetime) -> list[MatchResult]:
+def result_rows(m: Match | MatchRecord, outcome: Outcome, now: datetime) -> list[MatchResult]:
     """One ``match_results`` row per seat of ``m`` for ``outcome`` (not yet added to a session).
 
     ``computer_finished`` is true for a computer seat and for a seat the computer was playing at

@@ -40,9 +40,10 @@ from app.matches.hub import LocalHub
 from app.matches.live import LiveMatch, LiveMatches, StoredEvent
 from app.matches.models import ACTIVE, CASUAL, FINISHED, RATED, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
+from app.matches.store import MatchRecord, copy_record, lock_version, store
 from app.matches.sweeper import ComputerSeats
 from app.matches.views import seat_of
-from app.matches.write import SERVICE_OPTIONS, WriteContext, game_options, lock_match
+from app.matches.write import SERVICE_OPTIONS, AnyMatch, WriteContext, game_options
 from app.settings import Settings
 from app.users.service import lock_user
 
@@ -227,7 +228,7 @@ class MatchService(ComputerSeats, MatchReads):
         :raises DomainError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``.
         """
 
-        async def take_seat(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
+        async def take_seat(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
             if any(s.user_id == user_id for s in m.seats):
                 raise DomainError("already_joined", "you already hold a seat in this match")
             if m.status != WAITING:
@@ -249,7 +250,7 @@ class MatchService(ComputerSeats, MatchReads):
         :raises DomainError: ``not_found``, ``forbidden`` (not yours), ``not_waiting``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
+        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
             if m.created_by != user_id:
                 raise DomainError("forbidden", "only the player who created a match can cancel it")
             if m.status != WAITING:
@@ -272,7 +273,7 @@ class MatchService(ComputerSeats, MatchReads):
             ``illegal_action``, ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
+        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             if version is not None and (version < m.state_version or version > m.version):
                 raise DomainError("stale_version", f"the match is at version {m.version}; you sent {version}")
@@ -290,7 +291,7 @@ class MatchService(ComputerSeats, MatchReads):
             ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
+        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             ms = m.seats[seat]
             if ms.away:
@@ -311,7 +312,7 @@ class MatchService(ComputerSeats, MatchReads):
             ``game_over``, ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: Match, ctx: WriteContext) -> None:
+        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             outcome = ctx.rules.resign(ctx.state, seat)
             ctx.record(seat, "resign", None, None, [])
@@ -325,7 +326,7 @@ class MatchService(ComputerSeats, MatchReads):
 
         return await self._write(match_id, do)
 
-    def _playing_seat(self, m: Match, user_id: int) -> int:
+    def _playing_seat(self, m: AnyMatch, user_id: int) -> int:
         """The seat ``user_id`` plays in the active match ``m``.
 
         :raises DomainError: ``forbidden`` (no seat, or resigned), ``game_over``, ``not_started``.
@@ -338,7 +339,7 @@ class MatchService(ComputerSeats, MatchReads):
             raise DomainError("forbidden", "you resigned from this match")
         return seat
 
-    def _check_active(self, m: Match) -> None:
+    def _check_active(self, m: AnyMatch) -> None:
         if m.status == FINISHED:
             raise DomainError("game_over", "the match is over")
         if m.status != ACTIVE:
@@ -356,7 +357,7 @@ class MatchService(ComputerSeats, MatchReads):
     async def _write(
         self,
         match_id: int,
-        body: Callable[[AsyncSession, Match, WriteContext], Awaitable[None]],
+        body: Callable[[AsyncSession, AnyMatch, WriteContext], Awaitable[None]],
         *,
         skip_locked: bool = False,
         background: bool = False,
@@ -403,7 +404,7 @@ class MatchService(ComputerSeats, MatchReads):
     async def _write_locked(
         self,
         match_id: int,
-        body: Callable[[AsyncSession, Match, WriteContext], Awaitable[None]],
+        body: Callable[[AsyncSession, AnyMatch, WriteContext], Awaitable[None]],
         skip_locked: bool,
         background: bool,
     ) -> tuple[int, WriteContext | None]:
@@ -411,29 +412,44 @@ class MatchService(ComputerSeats, MatchReads):
         ``(version, None)`` when nothing was stored (``-1`` when ``skip_locked`` found the row
         locked)."""
         sessionmaker = self.background if background else self.sessionmaker
+        cached = self.live.get(match_id)
         async with sessionmaker() as session, session.begin():
-            m = await lock_match(session, match_id, postgres=self._postgres, skip_locked=skip_locked)
-            if m is None:
+            version = await lock_version(session, match_id, postgres=self._postgres, skip_locked=skip_locked)
+            if version is None:
                 if skip_locked:
                     return -1, None
                 raise DomainError("not_found", f"no match {match_id}")
-            cached = self.live.get(match_id)
-            if cached is not None and cached.version != m.version:
-                cached = None  # another process wrote since: decode the stored state
+            m: Match | MatchRecord
+            if cached is not None and cached.version == version:  # the fast path (app.matches.store)
+                before = cached.record
+                m = copy_record(before)
+            else:  # another process wrote since (or this one never read the match): the ORM
+                cached = None
+                m = (await session.execute(select(Match).where(Match.id == match_id))).scalar_one()
             ctx = WriteContext(m, self.clock.now(), self.settings, cached)
             await body(session, m, ctx)
             if ctx.changed:
                 ctx.finish()
+            if isinstance(m, MatchRecord):
+                if not await store(session, before, m, ctx.rows, ctx.results):
+                    raise DomainError("stale_version", "the match changed meanwhile; try again")
+            elif ctx.changed:
                 session.add_all(ctx.rows)
                 session.add_all(ctx.results)
                 try:
                     await session.flush()
                 except (StaleDataError, IntegrityError):  # another writer got there first
                     raise DomainError("stale_version", "the match changed meanwhile; try again") from None
+                for ms in m.seats:  # a seat taken in this write: its user, for the frames
+                    if ms.user_id is not None and (ms.user is None or ms.user.id != ms.user_id):
+                        await session.refresh(ms, ["user"])
+            if ctx.changed:
                 new = [StoredEvent.of(row) for row in ctx.rows]
                 live = LiveMatch(m, ctx.state, ctx.pending, (*cached.tail, *new) if cached is not None else new)
+            elif isinstance(m, MatchRecord):
+                seats_changed = m != before  # stored above without a new version
             else:
-                seats_changed = bool(session.dirty)  # committed without a new version
+                seats_changed = bool(session.dirty)  # committed below without a new version
         if not ctx.changed:
             if seats_changed:  # the cached seats are not the stored ones any more
                 self.live.forget(match_id)
@@ -441,7 +457,7 @@ class MatchService(ComputerSeats, MatchReads):
         self.live.put(live)  # committed: readers in this process see it before the notice
         return m.version, ctx
 
-    async def _start(self, session: AsyncSession, m: Match, ctx: WriteContext | None = None) -> None:
+    async def _start(self, session: AsyncSession, m: AnyMatch, ctx: WriteContext | None = None) -> None:
         """Deal the game: initial state, the ``start`` event with the seed's hash, chance."""
         ctx = ctx or WriteContext(m, self.clock.now(), self.settings)
         ctx.state = ctx.rules.initial_state(m.num_players, game_options(m))

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.games.core import Event
 from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 
+if TYPE_CHECKING:
+    from app.matches.store import MatchRecord
 
-def seat_of(m: Match, user_id: int | None) -> int | None:
+
+def seat_of(m: Match | MatchRecord, user_id: int | None) -> int | None:
     """The seat ``user_id`` holds in ``m``, or ``None``."""
     if user_id is None:
         return None

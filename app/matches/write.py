@@ -22,6 +22,7 @@ from app.games.core import CHANCE, Event, GameError, Outcome, chance_rng, get_ru
 from app.games.core.registry import AnyRules
 from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 from app.matches.results import result_rows
+from app.matches.store import MatchRecord
 from app.settings import Settings
 
 if TYPE_CHECKING:
@@ -34,12 +35,16 @@ SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True, "rated": False}
 ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
 
 
-def game_options(m: Match) -> dict[str, Any]:
+#: what the writer works on: an ORM match or its plain record (:mod:`app.matches.store`)
+AnyMatch = Match | MatchRecord
+
+
+def game_options(m: AnyMatch) -> dict[str, Any]:
     """The match's options for the game itself (the service's own removed)."""
     return {k: v for k, v in m.options.items() if k not in SERVICE_OPTIONS}
 
 
-def match_rules(m: Match) -> AnyRules:
+def match_rules(m: AnyMatch) -> AnyRules:
     """The rules ``m`` plays by (its variant's, where the game has variants).
 
     :raises BadOptions: the stored options name a variant the game no longer has.
@@ -94,7 +99,7 @@ class WriteContext:
         ``None`` to decode.
     """
 
-    def __init__(self, m: Match, now: datetime, settings: Settings, cached: LiveMatch | None = None) -> None:
+    def __init__(self, m: AnyMatch, now: datetime, settings: Settings, cached: LiveMatch | None = None) -> None:
         self.m, self.settings = m, settings
         self.now = now
         self.state: Any

@@ -1,0 +1,211 @@
+"""Where the single writer's rows are written on the fast path: plain records of a match and its
+seats, and the Core statements that lock a match and store one write (issue 9).
+
+The ORM loads a match with three queries (the row, its seats, their users) and stores it through
+the unit of work; on the action path that costs more than the rules. When this process already
+holds the match at the version the database has (:class:`~app.matches.live.LiveMatch`), the
+writer instead:
+
+1. locks the row and reads its version in one statement (:func:`lock_version`: ``SELECT version
+   ... FOR UPDATE`` on PostgreSQL, ``UPDATE ... RETURNING version`` on SQLite, which takes the
+   database's write lock);
+2. lets the request change a mutable copy of the cached :class:`MatchRecord` (the same attributes
+   as :class:`~app.matches.models.Match` and :class:`~app.matches.models.MatchSeat`, so
+   :class:`~app.matches.write.WriteContext` and the request bodies work on either);
+3. stores what changed (:func:`store`): the new ``match_events`` rows in one ``INSERT``, the
+   changed columns of ``matches`` with a compare-and-set on the version it locked, the changed
+   ``match_seats`` columns, and the ``match_results`` rows when the match ended.
+
+When the versions differ (another process wrote), the writer loads the locked row with the ORM,
+as before. Either way every guarantee holds: one writer per match (the row lock), nothing stored
+unless committed, nothing acknowledged unless stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Table, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.matches.models import Match, MatchEvent, MatchResult, MatchSeat
+from app.users.models import User
+
+_MATCHES = cast(Table, Match.__table__)
+_SEATS = cast(Table, MatchSeat.__table__)
+_EVENTS = cast(Table, MatchEvent.__table__)
+_RESULTS = cast(Table, MatchResult.__table__)
+
+#: the columns of ``matches`` and ``match_seats`` a record keeps (all of them)
+MATCH_COLUMNS = tuple(c.name for c in _MATCHES.columns)
+SEAT_COLUMNS = tuple(c.name for c in _SEATS.columns)
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """The holder of a seat: ``id`` and ``name`` (what the frames show)."""
+
+    id: int
+    name: str
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """A ``match_seats`` row as a plain object (the attributes of
+    :class:`~app.matches.models.MatchSeat`, and ``user``)."""
+
+    match_id: int
+    seat: int
+    user_id: int | None
+    bot_level: str | None
+    joined_at: datetime | None
+    deadline_at: datetime | None
+    timeouts_in_row: int
+    away: bool
+    away_since: datetime | None
+    resigned: bool
+    result: str | None
+    score: float | None
+    user: UserRef | None
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    """A ``matches`` row and its seats as plain objects (the attributes of
+    :class:`~app.matches.models.Match`). JSON columns are replaced, never changed in place, by
+    the writer, so a copy shares them."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    num_players: int
+    status: str
+    seed: str
+    seed_hash: str
+    version: int
+    state_version: int
+    state: dict[str, Any] | None
+    pending: dict[str, Any]
+    result: dict[str, Any] | None
+    deadline_at: datetime | None
+    created_by: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    origin: str
+    origin_ref: str | None
+    seats: list[SeatRecord]
+
+    @classmethod
+    def of(cls, m: Match | MatchRecord) -> MatchRecord:
+        """A detached copy of ``m`` (an ORM match with its seats and users loaded, or a record)."""
+        seats = [
+            SeatRecord(
+                **{name: getattr(s, name) for name in SEAT_COLUMNS},
+                user=None if s.user is None else UserRef(s.user.id, s.user.name),
+            )
+            for s in m.seats
+        ]
+        return cls(**{name: getattr(m, name) for name in MATCH_COLUMNS}, seats=seats)
+
+
+def _changes(before: Any, after: Any, columns: Sequence[str]) -> dict[str, Any]:
+    """The columns whose value differs between two records (``is`` first: JSON is replaced)."""
+    changed = {}
+    for name in columns:
+        old, new = getattr(before, name), getattr(after, name)
+        if old is not new and old != new:
+            changed[name] = new
+    return changed
+
+
+async def lock_version(
+    session: AsyncSession, match_id: int, *, postgres: bool, skip_locked: bool = False
+) -> int | None:
+    """Lock match ``match_id`` for this transaction and return its version (one statement).
+
+    :returns: the version, or ``None`` when there is no such match (or, with ``skip_locked`` on
+        PostgreSQL, another transaction holds it).
+    """
+    if postgres:
+        locked = select(_MATCHES.c.version).where(_MATCHES.c.id == match_id).with_for_update(skip_locked=skip_locked)
+        version: int | None = (await session.execute(locked)).scalar_one_or_none()
+    else:  # the no-op UPDATE takes SQLite's write lock
+        touched = (
+            update(_MATCHES)
+            .where(_MATCHES.c.id == match_id)
+            .values(deadline_at=_MATCHES.c.deadline_at)
+            .returning(_MATCHES.c.version)
+        )
+        version = (await session.execute(touched)).scalar_one_or_none()
+    return version
+
+
+async def store(
+    session: AsyncSession,
+    before: MatchRecord,
+    after: MatchRecord,
+    events: Sequence[MatchEvent],
+    results: Sequence[MatchResult],
+) -> bool:
+    """Store one write on the fast path: ``events`` (new ``match_events`` rows, not added to a
+    session), the columns of ``after`` that differ from ``before`` (the match and each seat), and
+    ``results``; fill in the names of users who took a seat.
+
+    :returns: False when the match's version was no longer ``before.version`` (nothing of the
+        match was changed then; the caller rolls back).
+    """
+    if events:
+        await session.execute(
+            insert(_EVENTS),
+            [
+                {
+                    "match_id": e.match_id,
+                    "version": e.version,
+                    "seat": e.seat,
+                    "kind": e.kind,
+                    "payload": e.payload,
+                    "created_at": e.created_at,
+                }
+                for e in events
+            ],
+        )
+    changed = _changes(before, after, MATCH_COLUMNS)
+    if changed:
+        # the sweeper's lease moves deadline_at outside the writer (app.matches.sweeper), so the
+        # cached value may not be the stored one: write it with every change
+        changed.setdefault("deadline_at", after.deadline_at)
+        stmt = (
+            update(_MATCHES).where(_MATCHES.c.id == before.id, _MATCHES.c.version == before.version).values(**changed)
+        )
+        if cast(CursorResult[Any], await session.execute(stmt)).rowcount != 1:
+            return False
+    new_users = []
+    for old, new in zip(before.seats, after.seats, strict=True):
+        seat_changes = _changes(old, new, SEAT_COLUMNS)
+        if seat_changes:
+            await session.execute(
+                update(_SEATS).where(_SEATS.c.match_id == before.id, _SEATS.c.seat == old.seat).values(**seat_changes)
+            )
+            if "user_id" in seat_changes:
+                new_users.append(new)
+    if new_users:
+        ids = [s.user_id for s in new_users if s.user_id is not None]
+        names = dict((await session.execute(select(User.id, User.name).where(User.id.in_(ids)))).tuples().all())
+        for s in new_users:
+            s.user = None if s.user_id is None else UserRef(s.user_id, names[s.user_id])
+    if results:
+        await session.execute(
+            insert(_RESULTS),
+            [{c.name: getattr(r, c.key) for c in _RESULTS.columns if c.name != "id"} for r in results],
+        )
+    return True
+
+
+def copy_record(record: MatchRecord) -> MatchRecord:
+    """A copy of ``record`` whose seats may be changed without changing ``record``."""
+    return dataclasses.replace(record, seats=[dataclasses.replace(s) for s in record.seats])
