@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, insert, select, update
+from sqlalchemy import CursorResult, Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.matches.models import Match, MatchEvent, MatchResult, MatchSeat
@@ -123,6 +123,44 @@ def _changes(before: Any, after: Any, columns: Sequence[str]) -> dict[str, Any]:
     return changed
 
 
+# The statements of the fast path, built once (values bound per call).
+_LOCK = select(_MATCHES.c.version).where(_MATCHES.c.id == bindparam("match_id"))
+_LOCK_POSTGRES = {skip: _LOCK.with_for_update(skip_locked=skip) for skip in (False, True)}
+#: the no-op UPDATE takes SQLite's write lock
+_LOCK_SQLITE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"))
+    .values(deadline_at=_MATCHES.c.deadline_at)
+    .returning(_MATCHES.c.version)
+)
+_INSERT_EVENTS = insert(_EVENTS)
+_INSERT_RESULTS = insert(_RESULTS)
+#: the ``matches`` columns a write may change, all stored by :data:`_UPDATE_MATCH`
+WRITTEN_COLUMNS = (
+    "status",
+    "version",
+    "state_version",
+    "state",
+    "pending",
+    "result",
+    "deadline_at",
+    "started_at",
+    "finished_at",
+)
+_UPDATE_MATCH = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_version"))
+    .values({name: bindparam(name) for name in WRITTEN_COLUMNS})
+)
+#: the ``match_seats`` columns a write may change, all stored by :data:`_UPDATE_SEAT`
+SEAT_WRITTEN = tuple(name for name in SEAT_COLUMNS if name not in ("match_id", "seat"))
+_UPDATE_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.match_id == bindparam("s_match"), _SEATS.c.seat == bindparam("s_seat"))
+    .values({name: bindparam(name) for name in SEAT_WRITTEN})
+)
+
+
 async def lock_version(
     session: AsyncSession, match_id: int, *, postgres: bool, skip_locked: bool = False
 ) -> int | None:
@@ -131,17 +169,8 @@ async def lock_version(
     :returns: the version, or ``None`` when there is no such match (or, with ``skip_locked`` on
         PostgreSQL, another transaction holds it).
     """
-    if postgres:
-        locked = select(_MATCHES.c.version).where(_MATCHES.c.id == match_id).with_for_update(skip_locked=skip_locked)
-        version: int | None = (await session.execute(locked)).scalar_one_or_none()
-    else:  # the no-op UPDATE takes SQLite's write lock
-        touched = (
-            update(_MATCHES)
-            .where(_MATCHES.c.id == match_id)
-            .values(deadline_at=_MATCHES.c.deadline_at)
-            .returning(_MATCHES.c.version)
-        )
-        version = (await session.execute(touched)).scalar_one_or_none()
+    stmt = _LOCK_POSTGRES[skip_locked] if postgres else _LOCK_SQLITE
+    version: int | None = (await session.execute(stmt, {"match_id": match_id})).scalar_one_or_none()
     return version
 
 
@@ -153,46 +182,47 @@ async def store(
     results: Sequence[MatchResult],
 ) -> bool:
     """Store one write on the fast path: ``events`` (new ``match_events`` rows, not added to a
-    session), the columns of ``after`` that differ from ``before`` (the match and each seat), and
-    ``results``; fill in the names of users who took a seat.
+    session), the match's :data:`WRITTEN_COLUMNS` when any column of ``after`` differs from
+    ``before``, each changed seat's columns, and ``results``; fill in the names of users who took
+    a seat.
 
     :returns: False when the match's version was no longer ``before.version`` (nothing of the
         match was changed then; the caller rolls back).
+    :raises ValueError: the write changed a column outside :data:`WRITTEN_COLUMNS` (a bug).
     """
     if events:
-        await session.execute(
-            insert(_EVENTS),
-            [
-                {
-                    "match_id": e.match_id,
-                    "version": e.version,
-                    "seat": e.seat,
-                    "kind": e.kind,
-                    "payload": e.payload,
-                    "created_at": e.created_at,
-                }
-                for e in events
-            ],
-        )
+        rows = [
+            {
+                "match_id": e.match_id,
+                "version": e.version,
+                "seat": e.seat,
+                "kind": e.kind,
+                "payload": e.payload,
+                "created_at": e.created_at,
+            }
+            for e in events
+        ]
+        await session.execute(_INSERT_EVENTS, rows)
     changed = _changes(before, after, MATCH_COLUMNS)
     if changed:
-        # the sweeper's lease moves deadline_at outside the writer (app.matches.sweeper), so the
-        # cached value may not be the stored one: write it with every change
-        changed.setdefault("deadline_at", after.deadline_at)
-        stmt = (
-            update(_MATCHES).where(_MATCHES.c.id == before.id, _MATCHES.c.version == before.version).values(**changed)
-        )
-        if cast(CursorResult[Any], await session.execute(stmt)).rowcount != 1:
+        unexpected = sorted(changed.keys() - set(WRITTEN_COLUMNS))
+        if unexpected:
+            raise ValueError(f"match {before.id}: the writer changed {unexpected}")
+        # every written column is stored, deadline_at included: the sweeper's lease moves it
+        # outside the writer (app.matches.sweeper), so the cached value may not be the stored one
+        values = {name: getattr(after, name) for name in WRITTEN_COLUMNS}
+        values["m_id"], values["m_version"] = before.id, before.version
+        if cast(CursorResult[Any], await session.execute(_UPDATE_MATCH, values)).rowcount != 1:
             return False
     new_users = []
+    seat_rows = []
     for old, new in zip(before.seats, after.seats, strict=True):
-        seat_changes = _changes(old, new, SEAT_COLUMNS)
-        if seat_changes:
-            await session.execute(
-                update(_SEATS).where(_SEATS.c.match_id == before.id, _SEATS.c.seat == old.seat).values(**seat_changes)
-            )
-            if "user_id" in seat_changes:
+        if _changes(old, new, SEAT_WRITTEN):
+            seat_rows.append({"s_match": before.id, "s_seat": old.seat, **{n: getattr(new, n) for n in SEAT_WRITTEN}})
+            if old.user_id != new.user_id:
                 new_users.append(new)
+    if seat_rows:
+        await session.execute(_UPDATE_SEAT, seat_rows)
     if new_users:
         ids = [s.user_id for s in new_users if s.user_id is not None]
         names = dict((await session.execute(select(User.id, User.name).where(User.id.in_(ids)))).tuples().all())
@@ -200,7 +230,7 @@ async def store(
             s.user = None if s.user_id is None else UserRef(s.user_id, names[s.user_id])
     if results:
         await session.execute(
-            insert(_RESULTS),
+            _INSERT_RESULTS,
             [{c.name: getattr(r, c.key) for c in _RESULTS.columns if c.name != "id"} for r in results],
         )
     return True
