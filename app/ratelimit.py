@@ -18,6 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from limits import RateLimitItem, parse_many
+from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindowRateLimiter
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from starlette.concurrency import run_in_threadpool
@@ -44,6 +45,10 @@ class RateLimiter:
         self.namespace = namespace
         self.storage = storage_from_string(storage_url or "memory://")
         self._limiter = MovingWindowRateLimiter(self.storage)
+        #: the same counters through the ``limits.aio`` client, for :meth:`ahit` on Redis (no
+        #: thread per call; made on first use, inside the event loop)
+        self._storage_url = storage_url
+        self._async_limiter: AsyncMovingWindowRateLimiter | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, rate: str, *, namespace: str) -> RateLimiter:
@@ -85,8 +90,21 @@ class RateLimiter:
             self._limiter.clear(item, self.namespace, key)
 
     async def ahit(self, key: str) -> bool:
-        """:meth:`hit` for async code: Redis round trips run off the event loop."""
-        return self.hit(key) if self.is_local else await run_in_threadpool(self.hit, key)
+        """:meth:`hit` for async code: on Redis through the ``limits.aio`` client (a single-limit
+        rate costs one round trip: a moving window's hit counts nothing when it refuses)."""
+        if self.is_local:
+            return self.hit(key)
+        limiter = self._async_limiter
+        if limiter is None:
+            url = str(self._storage_url)
+            limiter = self._async_limiter = AsyncMovingWindowRateLimiter(
+                storage_from_string(f"async+{url}", implementation="redispy")
+            )
+        if len(self.items) > 1:
+            for item in self.items:
+                if not await limiter.test(item, self.namespace, key):
+                    return False
+        return all([await limiter.hit(item, self.namespace, key) for item in self.items])
 
     async def aretry_after(self, key: str) -> int:
         """:meth:`retry_after` for async code."""

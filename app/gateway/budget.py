@@ -60,7 +60,8 @@ class SocketBudget:
         #: open sockets per ``(kind, key)``: ``("user", id)``, ``("address", host)``, ``("match", id)``
         #: and ``("anonymous_address", host)`` (the last two for anonymous sockets only)
         self.open: Counter[tuple[str, int | str]] = Counter()
-        self.connection_frames = RateLimiter(connection_rate, storage_url, namespace="ws")
+        # a connection lives in one process: its own count never needs Redis
+        self.connection_frames = RateLimiter(connection_rate, None, namespace="ws")
         self.user_frames = RateLimiter(user_rate, storage_url, namespace="ws-user")
         self.address_frames = RateLimiter(address_rate, storage_url, namespace="ws-addr")
 
