@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.installed-test-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup migrate run test bench lint clean
+.PHONY: setup migrate run test bench loadtest lint clean
 
 $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed; set PY=python3.11")'
@@ -36,6 +36,12 @@ test: $(TEST_STAMP)
 
 bench: setup
 	$(BIN)/python -m bench
+
+# the server under load over the public protocol (bench/load.py; PostgreSQL database arena_load
+# on 127.0.0.1 is recreated): `make loadtest ARGS="--game stratego_junior --matches 100 --think 1"`
+LOAD_ARGS ?= --matches 20 --think 0 --seconds 20
+loadtest: $(TEST_STAMP)  # httpx comes with the test extras
+	$(BIN)/python -m bench.load $(LOAD_ARGS) $(ARGS)
 
 # ruff (lint rules and formatting) and mypy (strict on app/games, checked on the rest of app)
 lint: $(TEST_STAMP)

@@ -1,0 +1,71 @@
+"""The load tool (``bench/load.py``, ``make loadtest``) plays matches over the public protocol
+against a real server and reports what it measured."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bench.load import Options, check_loopback, format_report, parse_args, run
+from tests.servers import ServerProcess, migrate, server_env
+
+
+def test_only_the_loopback_is_targeted() -> None:
+    assert check_loopback("http://127.0.0.1:8000") == "127.0.0.1"
+    assert check_loopback("http://localhost:8000") == "localhost"
+    assert check_loopback("http://[::1]:8000") == "::1"
+    for url in ("http://10.0.0.5:8000", "http://example.com", "http://0.0.0.0:8000"):
+        with pytest.raises(ValueError, match="only the loopback"):
+            check_loopback(url)
+    with pytest.raises(SystemExit):
+        parse_args(["--url", "http://192.168.1.2:8000"])
+
+
+def test_pool_size_follows_the_matches() -> None:
+    assert parse_args(["--matches", "3"]).pool_size == 6
+    assert parse_args(["--matches", "1000"]).pool_size == 200
+    assert parse_args(["--matches", "1000", "--users", "50"]).pool_size == 50
+
+
+@pytest.mark.slow
+def test_two_matches_are_played_and_measured(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'load.db'}"
+    env = server_env(url)
+    migrate(env)
+    server = ServerProcess(env, tmp_path / "server.log").start(timeout=120)
+    assert server.proc is not None
+    options = Options(
+        game="battle_runes",
+        matches=2,
+        seconds=2,
+        warmup=0.5,
+        min_actions=10,  # the window lasts until 10 acts are acked (at most max_seconds)
+        max_seconds=180,
+        ramp_timeout=180,
+        url=server.base_url,
+        server_pids=[server.proc.pid],
+        server_log=server.log_path,
+        seed=7,
+        quiet=True,
+    )
+    try:
+        report = asyncio.run(run(options))
+    finally:
+        server.stop()
+    table = format_report(report)
+    assert report["actions"] >= 10, table
+    assert report["actions_per_s"] > 0, table
+    assert report["errors"] == {}, table
+    latency = report["act_latency_ms"]
+    assert latency["count"] == report["actions"]
+    assert all(latency[k] > 0 for k in ("p50", "p90", "p99", "max")), table
+    assert latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
+    starts = report["match_start_ms"]
+    assert starts["count"] >= 2 and starts["p50"] > 0 and starts["p99"] >= starts["p50"], table
+    assert report["matches_started"] >= 2
+    assert report["sockets"] == 4, table
+    assert report["server_rss_kib"]["before"] > 0 and report["server_rss_kib"]["end"] > 0, table
+    assert report["rss_per_socket_kib"] is not None
+    assert report["server_log"]["tracebacks"] == 0, report["server_log"]["first_traceback"]
