@@ -112,3 +112,37 @@ def test_repeated_hellos_from_one_address_are_rate_limited(sqlite_url):
             two.send_json({"type": "hello", "since": 0})
             err = _recv(two, "error")
             assert err["code"] == "rate_limited" and err["params"]["per"] == "address"
+
+
+def test_frame_buckets_pass_a_burst_then_the_rate_and_say_when_to_retry(monkeypatch):
+    from app.gateway import budget
+
+    now = [1000.0]
+    monkeypatch.setattr(budget.time, "monotonic", lambda: now[0])
+    buckets = budget.FrameBuckets("3/10second; 5/minute")
+    assert [buckets.hit("a") for _ in range(4)] == [0, 0, 0, 4]  # a token comes back every 10/3 s
+    assert buckets.hit("b") == 0  # keys are independent
+    now[0] += 3.4  # one token back: one frame, then 3.3 s more
+    assert [buckets.hit("a"), buckets.hit("a")] == [0, 4]  # refused hits are not counted
+    now[0] += 20  # the 10-second bucket is full; the per-minute one has 1.95 frames
+    assert [buckets.hit("a"), buckets.hit("a"), buckets.hit("a")] == [0, 0, 1]
+    with pytest.raises(ValueError):
+        budget.FrameBuckets("")
+
+
+def test_frame_buckets_forget_full_buckets_only(monkeypatch):
+    from app.gateway import budget
+
+    now = [0.0]
+    monkeypatch.setattr(budget.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(budget.FrameBuckets, "SWEEP_AT", 3)
+    buckets = budget.FrameBuckets("2/second")
+    buckets.hit("old")
+    buckets.hit("busy")
+    buckets.hit("busy")
+    now[0] += 0.1
+    buckets.hit("x")  # third key: a sweep, but nobody has refilled yet
+    assert set(buckets._buckets) == {"old", "busy", "x"}
+    now[0] += 5
+    buckets.hit("y")  # every bucket is full again: forgotten
+    assert set(buckets._buckets) == {"y"}

@@ -4,7 +4,7 @@ Sockets are counted per user, per client address, and for anonymous spectators p
 address (``settings.ws_max_sockets_per_user``, ``ws_max_sockets_per_address``,
 ``ws_max_anonymous_per_match``, ``ws_max_anonymous_per_address``). The counts are kept by each
 server process (a socket lives in one), so with N processes behind the proxy a user may hold up
-to N times the cap; the frame budgets below are shared through Redis when ``REDIS_URL`` is set.
+to N times the cap; so are the frame budgets (token buckets, :class:`FrameBuckets`).
 
 Frames are counted per connection (``ws_rate_limit``), per user across all their sockets
 (``ws_user_rate_limit``) and per address across all its sockets (``ws_address_rate_limit``);
@@ -18,12 +18,15 @@ every frame counts, ``hello`` and ``ping`` included.
 
 from __future__ import annotations
 
+import math
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from limits import parse_many
+
 from app.errors import DomainError, ErrorCode
-from app.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
     from app.settings import Settings
@@ -37,7 +40,6 @@ class SocketBudget:
     :param max_anonymous_per_match: anonymous sockets on one match.
     :param max_anonymous_per_address: anonymous sockets from one address.
     :param connection_rate, user_rate, address_rate: ``limits`` rate strings for frames.
-    :param storage_url: where frame counters live (``None``: this process; ``redis://``: shared).
     """
 
     def __init__(
@@ -50,7 +52,6 @@ class SocketBudget:
         connection_rate: str,
         user_rate: str,
         address_rate: str,
-        storage_url: str | None = None,
     ) -> None:
         self.max_per_user, self.max_per_address = max_per_user, max_per_address
         self.max_anonymous_per_match, self.max_anonymous_per_address = (
@@ -60,14 +61,13 @@ class SocketBudget:
         #: open sockets per ``(kind, key)``: ``("user", id)``, ``("address", host)``, ``("match", id)``
         #: and ``("anonymous_address", host)`` (the last two for anonymous sockets only)
         self.open: Counter[tuple[str, int | str]] = Counter()
-        # a connection lives in one process: its own count never needs Redis
-        self.connection_frames = RateLimiter(connection_rate, None, namespace="ws")
-        self.user_frames = RateLimiter(user_rate, storage_url, namespace="ws-user")
-        self.address_frames = RateLimiter(address_rate, storage_url, namespace="ws-addr")
+        self.connection_frames = FrameBuckets(connection_rate)
+        self.user_frames = FrameBuckets(user_rate)
+        self.address_frames = FrameBuckets(address_rate)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SocketBudget:
-        """The budget the settings describe (frame counters on Redis when ``redis_url`` is set)."""
+        """The budget the settings describe."""
         return cls(
             max_per_user=settings.ws_max_sockets_per_user,
             max_per_address=settings.ws_max_sockets_per_address,
@@ -76,7 +76,6 @@ class SocketBudget:
             connection_rate=settings.ws_rate_limit,
             user_rate=settings.ws_user_rate_limit,
             address_rate=settings.ws_address_rate_limit,
-            storage_url=settings.redis_url,
         )
 
     def admit(self, user_id: int | None, address: str, match_id: int) -> Callable[[], None]:
@@ -123,18 +122,84 @@ class SocketBudget:
             (``params``: ``{"retry_after": seconds}``, and ``per``: ``user`` or ``address`` when
             it is a budget across sockets that ran out).
         """
-        checks: list[tuple[RateLimiter, str, str | None]] = [(self.connection_frames, connection_key, None)]
+        checks: list[tuple[FrameBuckets, str | int, str | None]] = [(self.connection_frames, connection_key, None)]
         if user_id is not None:
-            checks.append((self.user_frames, f"user:{user_id}", "user"))
-        checks.append((self.address_frames, f"addr:{address}", "address"))
-        for limiter, key, per in checks:
-            if not await limiter.ahit(key):
-                wait = await limiter.aretry_after(key)
+            checks.append((self.user_frames, user_id, "user"))
+        checks.append((self.address_frames, address, "address"))
+        for buckets, key, per in checks:
+            wait = buckets.hit(key)
+            if wait:
                 params: dict[str, int | str] = {"retry_after": wait}
                 if per is not None:
                     params["per"] = per
                 return DomainError(ErrorCode.RATE_LIMITED, "too many messages; slow down", params=params)
         return None
+
+
+class FrameBuckets:
+    """Token buckets per key for one rate, in this process: the frame budgets of the gateway.
+
+    :param rate: a ``limits`` rate string (``"100/10second"``, several joined with ``;``), parsed
+        by that library: each limit is a bucket of ``amount`` frames refilled evenly over its
+        period, so a burst of ``amount`` passes and then ``amount`` per period.
+    :raises ValueError: a malformed rate string.
+
+    Not the ``limits`` library's counters, as login and sign-up use (:mod:`app.ratelimit`): its
+    in-memory storage restarts an expiry timer thread every 10 ms of traffic (and waits for it to
+    start, on the event loop), which cost 8 % of the loop under load for a check made on every
+    frame; on Redis every frame would cost round trips. A bucket is two floats per limit and key.
+    The counts are per process, like the socket counts: behind N processes a user's sockets on
+    different processes each have the budget.
+    """
+
+    #: keys kept before idle full buckets are dropped
+    SWEEP_AT = 4096
+
+    def __init__(self, rate: str) -> None:
+        items = parse_many(rate)
+        if not items:
+            raise ValueError(f"no rate limit in {rate!r}")
+        #: (frames, seconds) per limit
+        self.limits: list[tuple[int, float]] = [(item.amount, float(item.get_expiry())) for item in items]
+        #: key -> [tokens of each limit..., monotonic time of the last refill]
+        self._buckets: dict[str | int, list[float]] = {}
+
+    def hit(self, key: str | int) -> int:
+        """Count one frame of ``key``.
+
+        :returns: 0 when it is within every limit (it is counted), else the whole seconds until
+            it would be (at least 1; nothing is counted).
+        """
+        now = time.monotonic()
+        bucket = self._buckets.get(key)
+        limits = self.limits
+        if bucket is None:
+            if len(self._buckets) >= self.SWEEP_AT:
+                self._sweep(now)
+            bucket = self._buckets[key] = [float(amount) for amount, _ in limits] + [now]
+        elapsed = now - bucket[-1]
+        bucket[-1] = now
+        wait = 0.0
+        for i, (amount, period) in enumerate(limits):
+            tokens = min(float(amount), bucket[i] + elapsed * amount / period)
+            bucket[i] = tokens
+            if tokens < 1.0:
+                wait = max(wait, (1.0 - tokens) * period / amount)
+        if wait:
+            return max(1, math.ceil(wait))
+        for i in range(len(limits)):
+            bucket[i] -= 1.0
+        return 0
+
+    def _sweep(self, now: float) -> None:
+        """Drop the buckets that have refilled completely (forgetting them changes nothing)."""
+        full = [
+            key
+            for key, bucket in self._buckets.items()
+            if all(bucket[i] + (now - bucket[-1]) * a / p >= a for i, (a, p) in enumerate(self.limits))
+        ]
+        for key in full:
+            del self._buckets[key]
 
 
 def _too_many(limit: int, per: str) -> DomainError:

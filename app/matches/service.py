@@ -414,7 +414,8 @@ class MatchService(ComputerSeats, MatchReads):
         sessionmaker = self.background if background else self.sessionmaker
         cached = self.live.get(match_id)
         async with sessionmaker() as session, session.begin():
-            version = await lock_version(session, match_id, postgres=self._postgres, skip_locked=skip_locked)
+            conn = await session.connection()
+            version = await lock_version(conn, match_id, postgres=self._postgres, skip_locked=skip_locked)
             if version is None:
                 if skip_locked:
                     return -1, None
@@ -431,7 +432,7 @@ class MatchService(ComputerSeats, MatchReads):
             if ctx.changed:
                 ctx.finish()
             if isinstance(m, MatchRecord):
-                if not await store(session, before, m, ctx.rows, ctx.results):
+                if not await store(conn, before, m, ctx.rows, ctx.results):
                     raise DomainError("stale_version", "the match changed meanwhile; try again")
             elif ctx.changed:
                 session.add_all(ctx.rows)

@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Table, bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.matches.models import Match, MatchEvent, MatchResult, MatchSeat
 from app.users.models import User
@@ -162,7 +162,7 @@ _UPDATE_SEAT = (
 
 
 async def lock_version(
-    session: AsyncSession, match_id: int, *, postgres: bool, skip_locked: bool = False
+    conn: AsyncConnection, match_id: int, *, postgres: bool, skip_locked: bool = False
 ) -> int | None:
     """Lock match ``match_id`` for this transaction and return its version (one statement).
 
@@ -170,12 +170,12 @@ async def lock_version(
         PostgreSQL, another transaction holds it).
     """
     stmt = _LOCK_POSTGRES[skip_locked] if postgres else _LOCK_SQLITE
-    version: int | None = (await session.execute(stmt, {"match_id": match_id})).scalar_one_or_none()
+    version: int | None = (await conn.execute(stmt, {"match_id": match_id})).scalar_one_or_none()
     return version
 
 
 async def store(
-    session: AsyncSession,
+    conn: AsyncConnection,
     before: MatchRecord,
     after: MatchRecord,
     events: Sequence[MatchEvent],
@@ -186,6 +186,8 @@ async def store(
     ``before``, each changed seat's columns, and ``results``; fill in the names of users who took
     a seat.
 
+    :param conn: the connection of the writer's transaction (Core statements only: the ORM's
+        session layer costs more than the statements here).
     :returns: False when the match's version was no longer ``before.version`` (nothing of the
         match was changed then; the caller rolls back).
     :raises ValueError: the write changed a column outside :data:`WRITTEN_COLUMNS` (a bug).
@@ -202,7 +204,7 @@ async def store(
             }
             for e in events
         ]
-        await session.execute(_INSERT_EVENTS, rows)
+        await conn.execute(_INSERT_EVENTS, rows)
     changed = _changes(before, after, MATCH_COLUMNS)
     if changed:
         unexpected = sorted(changed.keys() - set(WRITTEN_COLUMNS))
@@ -212,7 +214,7 @@ async def store(
         # outside the writer (app.matches.sweeper), so the cached value may not be the stored one
         values = {name: getattr(after, name) for name in WRITTEN_COLUMNS}
         values["m_id"], values["m_version"] = before.id, before.version
-        if cast(CursorResult[Any], await session.execute(_UPDATE_MATCH, values)).rowcount != 1:
+        if cast(CursorResult[Any], await conn.execute(_UPDATE_MATCH, values)).rowcount != 1:
             return False
     new_users = []
     seat_rows = []
@@ -222,14 +224,14 @@ async def store(
             if old.user_id != new.user_id:
                 new_users.append(new)
     if seat_rows:
-        await session.execute(_UPDATE_SEAT, seat_rows)
+        await conn.execute(_UPDATE_SEAT, seat_rows)
     if new_users:
         ids = [s.user_id for s in new_users if s.user_id is not None]
-        names = dict((await session.execute(select(User.id, User.name).where(User.id.in_(ids)))).tuples().all())
+        names = dict((await conn.execute(select(User.id, User.name).where(User.id.in_(ids)))).tuples().all())
         for s in new_users:
             s.user = None if s.user_id is None else UserRef(s.user_id, names[s.user_id])
     if results:
-        await session.execute(
+        await conn.execute(
             _INSERT_RESULTS,
             [{c.name: getattr(r, c.key) for c in _RESULTS.columns if c.name != "id"} for r in results],
         )
