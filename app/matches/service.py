@@ -40,7 +40,7 @@ from app.matches.hub import LocalHub
 from app.matches.live import LiveMatch, LiveMatches, StoredEvent
 from app.matches.models import ACTIVE, CASUAL, FINISHED, RATED, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
-from app.matches.store import MatchRecord, copy_record, lock_version, store
+from app.matches.store import AsyncpgStatements, CoreStatements, MatchRecord, copy_record, lock_version, store
 from app.matches.sweeper import ComputerSeats
 from app.matches.views import seat_of
 from app.matches.write import SERVICE_OPTIONS, AnyMatch, WriteContext, game_options
@@ -228,7 +228,7 @@ class MatchService(ComputerSeats, MatchReads):
         :raises DomainError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``.
         """
 
-        async def take_seat(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def take_seat(m: AnyMatch, ctx: WriteContext) -> None:
             if any(s.user_id == user_id for s in m.seats):
                 raise DomainError("already_joined", "you already hold a seat in this match")
             if m.status != WAITING:
@@ -239,7 +239,7 @@ class MatchService(ComputerSeats, MatchReads):
             free[0].user_id = user_id
             free[0].joined_at = ctx.now
             if len(free) == 1:
-                await self._start(session, m, ctx)
+                await self._start(m, ctx)
 
         await self._write(match_id, take_seat)
         return await self.get_match(match_id)
@@ -250,7 +250,7 @@ class MatchService(ComputerSeats, MatchReads):
         :raises DomainError: ``not_found``, ``forbidden`` (not yours), ``not_waiting``.
         """
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             if m.created_by != user_id:
                 raise DomainError("forbidden", "only the player who created a match can cancel it")
             if m.status != WAITING:
@@ -273,7 +273,7 @@ class MatchService(ComputerSeats, MatchReads):
             ``illegal_action``, ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             if version is not None and (version < m.state_version or version > m.version):
                 raise DomainError("stale_version", f"the match is at version {m.version}; you sent {version}")
@@ -291,7 +291,7 @@ class MatchService(ComputerSeats, MatchReads):
             ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             ms = m.seats[seat]
             if ms.away:
@@ -312,7 +312,7 @@ class MatchService(ComputerSeats, MatchReads):
             ``game_over``, ``not_started``.
         """
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             outcome = ctx.rules.resign(ctx.state, seat)
             ctx.record(seat, "resign", None, None, [])
@@ -357,7 +357,7 @@ class MatchService(ComputerSeats, MatchReads):
     async def _write(
         self,
         match_id: int,
-        body: Callable[[AsyncSession, AnyMatch, WriteContext], Awaitable[None]],
+        body: Callable[[AnyMatch, WriteContext], Awaitable[None]],
         *,
         skip_locked: bool = False,
         background: bool = False,
@@ -404,35 +404,47 @@ class MatchService(ComputerSeats, MatchReads):
     async def _write_locked(
         self,
         match_id: int,
-        body: Callable[[AsyncSession, AnyMatch, WriteContext], Awaitable[None]],
+        body: Callable[[AnyMatch, WriteContext], Awaitable[None]],
         skip_locked: bool,
         background: bool,
     ) -> tuple[int, WriteContext | None]:
         """The body of :meth:`_write` under the match's lock: ``(version, the write)``, or
         ``(version, None)`` when nothing was stored (``-1`` when ``skip_locked`` found the row
-        locked)."""
+        locked).
+
+        Three ways, one outcome (:mod:`app.matches.store`): when this process holds the match at
+        the stored version, the write changes a copy of its record and stores the changed
+        columns, on PostgreSQL straight on the asyncpg connection, on SQLite through Core; when
+        it does not (another process wrote), the ORM loads and stores the match.
+        """
         sessionmaker = self.background if background else self.sessionmaker
         cached = self.live.get(match_id)
+        if cached is not None and self._postgres:
+            done = await self._write_on_driver(sessionmaker, match_id, body, cached, skip_locked)
+            if done is not None:
+                return done
+            cached = None  # another process wrote since it was cached: the ORM's way
         async with sessionmaker() as session, session.begin():
             conn = await session.connection()
-            version = await lock_version(conn, match_id, postgres=self._postgres, skip_locked=skip_locked)
+            statements = CoreStatements(conn)
+            version = await lock_version(statements, match_id, postgres=self._postgres, skip_locked=skip_locked)
             if version is None:
                 if skip_locked:
                     return -1, None
                 raise DomainError("not_found", f"no match {match_id}")
             m: Match | MatchRecord
-            if cached is not None and cached.version == version:  # the fast path (app.matches.store)
+            if cached is not None and cached.version == version:  # the fast path (SQLite)
                 before = cached.record
                 m = copy_record(before)
             else:  # another process wrote since (or this one never read the match): the ORM
                 cached = None
                 m = (await session.execute(select(Match).where(Match.id == match_id))).scalar_one()
             ctx = WriteContext(m, self.clock.now(), self.settings, cached)
-            await body(session, m, ctx)
+            await body(m, ctx)
             if ctx.changed:
                 ctx.finish()
             if isinstance(m, MatchRecord):
-                if not await store(conn, before, m, ctx.rows, ctx.results):
+                if not await store(statements, before, m, ctx.rows, ctx.results):
                     raise DomainError("stale_version", "the match changed meanwhile; try again")
             elif ctx.changed:
                 session.add_all(ctx.rows)
@@ -444,21 +456,66 @@ class MatchService(ComputerSeats, MatchReads):
                 for ms in m.seats:  # a seat taken in this write: its user, for the frames
                     if ms.user_id is not None and (ms.user is None or ms.user.id != ms.user_id):
                         await session.refresh(ms, ["user"])
-            if ctx.changed:
-                new = [StoredEvent.of(row) for row in ctx.rows]
-                live = LiveMatch(m, ctx.state, ctx.pending, (*cached.tail, *new) if cached is not None else new)
-            elif isinstance(m, MatchRecord):
-                seats_changed = m != before  # stored above without a new version
+            if isinstance(m, MatchRecord):
+                seats_changed = m != before
             else:
-                seats_changed = bool(session.dirty)  # committed below without a new version
+                seats_changed = bool(session.dirty)
+        return self._stored(match_id, m, ctx, cached, seats_changed)
+
+    async def _write_on_driver(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        match_id: int,
+        body: Callable[[AnyMatch, WriteContext], Awaitable[None]],
+        cached: LiveMatch,
+        skip_locked: bool,
+    ) -> tuple[int, WriteContext | None] | None:
+        """The PostgreSQL fast path: one transaction on the pooled asyncpg connection.
+
+        :returns: as :meth:`_write_locked`, or ``None`` (nothing done) when the stored version is
+            not the cached one.
+        """
+        async with sessionmaker() as session:
+            conn = await session.connection()
+            driver: Any = (await conn.get_raw_connection()).driver_connection  # asyncpg's
+            async with driver.transaction():
+                statements = AsyncpgStatements(driver)
+                version = await lock_version(statements, match_id, postgres=True, skip_locked=skip_locked)
+                if version is None:
+                    if skip_locked:
+                        return -1, None
+                    raise DomainError("not_found", f"no match {match_id}")
+                if version != cached.version:
+                    return None
+                before = cached.record
+                m = copy_record(before)
+                ctx = WriteContext(m, self.clock.now(), self.settings, cached)
+                await body(m, ctx)
+                if ctx.changed:
+                    ctx.finish()
+                if not await store(statements, before, m, ctx.rows, ctx.results):
+                    raise DomainError("stale_version", "the match changed meanwhile; try again")
+        return self._stored(match_id, m, ctx, cached, m != before)
+
+    def _stored(
+        self,
+        match_id: int,
+        m: AnyMatch,
+        ctx: WriteContext,
+        cached: LiveMatch | None,
+        seats_changed: bool,
+    ) -> tuple[int, WriteContext | None]:
+        """After the commit: keep the new version in :attr:`live` (readers in this process see it
+        before the notice), or forget the cached one when seats changed without a new version."""
         if not ctx.changed:
-            if seats_changed:  # the cached seats are not the stored ones any more
+            if seats_changed:
                 self.live.forget(match_id)
             return m.version, None
-        self.live.put(live)  # committed: readers in this process see it before the notice
+        new = [StoredEvent.of(row) for row in ctx.rows]
+        self.live.put(LiveMatch(m, ctx.state, ctx.pending, (*cached.tail, *new) if cached is not None else new))
         return m.version, ctx
 
-    async def _start(self, session: AsyncSession, m: AnyMatch, ctx: WriteContext | None = None) -> None:
+    async def _start(self, m: AnyMatch, ctx: WriteContext | None = None) -> None:
         """Deal the game: initial state, the ``start`` event with the seed's hash, chance."""
         ctx = ctx or WriteContext(m, self.clock.now(), self.settings)
         ctx.state = ctx.rules.initial_state(m.num_players, game_options(m))

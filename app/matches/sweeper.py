@@ -53,7 +53,7 @@ MAX_MOVES = 64
 #: times in a row a computer move is chosen again because the match moved on while it thought
 MAX_REPLANS = 3
 
-WriteBody = Callable[[AsyncSession, AnyMatch, WriteContext], Awaitable[None]]
+WriteBody = Callable[[AnyMatch, WriteContext], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +202,7 @@ class ComputerSeats:
             )
         expired = 0
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             nonlocal expired
             if m.status == WAITING and m.created_at <= cutoff:  # re-checked under the lock
                 ctx.abort("expired")
@@ -276,7 +276,7 @@ class ComputerSeats:
         """
         played: list[tuple[int, WriteContext]] = []
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             if m.state_version != plan.state_version or ctx.due_kind(plan.seat) != plan.kind:
                 return
             played.append((ctx.apply(plan.seat, ctx.decode(action), plan.kind), ctx))
@@ -303,7 +303,7 @@ class ComputerSeats:
         (every seat draws). :returns: 1 if it ended."""
         ended: list[bool] = []
 
-        async def do(session: AsyncSession, m: AnyMatch, ctx: WriteContext) -> None:
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
             if m.status == ACTIVE and ctx.abandoned():
                 ctx.record(None, "abandoned", None, None, [])
                 ctx.forced_outcome = Outcome(results=("draw",) * m.num_players, reason="abandoned")
