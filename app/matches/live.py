@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Any
 
 from app.games.core import CHANCE
+from app.jsontext import dumps
 from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent
 from app.matches.store import MatchRecord
 from app.matches.views import clock_of, event_views, seats_info
@@ -227,16 +228,7 @@ class LiveMatch:
 
 def encode_frame(frame: dict[str, Any]) -> str:
     """A frame as compact JSON text (as :func:`app.gateway.frames.encode` writes it)."""
-    return _ENCODER(frame)
-
-
-def _encoder() -> Callable[[Any], str]:
-    import json
-
-    return json.JSONEncoder(separators=(",", ":")).encode
-
-
-_ENCODER = _encoder()
+    return dumps(frame)
 
 
 class LiveMatches:

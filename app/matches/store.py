@@ -24,7 +24,6 @@ unless committed, nothing acknowledged unless stored.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -35,6 +34,7 @@ from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.expression import ClauseElement
 
+from app.jsontext import dumps
 from app.matches.models import Match, MatchEvent, MatchResult, MatchSeat
 from app.users.models import User
 
@@ -238,8 +238,7 @@ class AsyncpgStatements(Statements):
     def _args(names: tuple[str, ...], json_names: frozenset[str], params: dict[str, Any]) -> list[Any]:
         """The values in ``$n`` order; JSON ones serialised (as SQLAlchemy's JSON type would)."""
         return [
-            json.dumps(params[name]) if name in json_names and params[name] is not None else params[name]
-            for name in names
+            dumps(params[name]) if name in json_names and params[name] is not None else params[name] for name in names
         ]
 
     async def scalar(self, stmt: Executable, params: dict[str, Any]) -> Any:
