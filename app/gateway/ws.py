@@ -1,8 +1,9 @@
 """The websocket gateway ``/ws/matches/{id}``: one connection per viewer of a match.
 
 Thin, like lila-ws: it authenticates, parses frames (:mod:`app.gateway.messages`), asks the match
-service, and sends each viewer a fresh ``snapshot`` built for that viewer after every change it
-hears of from the hub. It never decides a rule. Every frame it sends is built by
+service, and sends each viewer the ``snapshot`` of that viewer after every change it hears of from
+the hub (built once per viewer and version and shared by that viewer's connections:
+:meth:`~app.matches.reads.MatchReads.snapshot_text`). It never decides a rule. Every frame it sends is built by
 :mod:`app.gateway.frames` (``snapshot``, ``error``, ``pong``); errors are the service's
 :class:`app.errors.DomainError`, turned into ``error`` frames there.
 

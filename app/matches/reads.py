@@ -2,6 +2,9 @@
 
 :class:`MatchReads` is a part of :class:`~app.matches.service.MatchService`; it never writes. A
 match's state is decoded with its variant's rules (:func:`~app.matches.write.match_rules`).
+Snapshots and viewer seats come from this process's live match (:mod:`app.matches.live`): no
+database work unless the match is not cached, a newer version was announced, or a ``hello``
+asks for events older than the cached tail.
 """
 
 from __future__ import annotations

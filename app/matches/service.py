@@ -1,17 +1,22 @@
 """The match service: the only place that combines rules, database, clock and randomness.
 
 Every change to a match (a person's action, a computer move, a timeout, joining, starting,
-resigning) goes through one serial path, :meth:`MatchService._write`: take the per-match lock (and
-the row lock on PostgreSQL), load the snapshot, apply through the pure driver
-(:func:`app.games.core.submit`) with the match's variant's rules, let chance act, append the
-``match_events`` rows, store the new snapshot with a compare-and-set on ``version``, and, when the
-match ends, its ``match_results`` rows (:mod:`app.matches.results`); commit, and only then publish
-(the new version, and "match finished" for result consumers). What was acknowledged to a client is
-committed.
+resigning) goes through one serial path, :meth:`MatchService._write`: take the per-match lock
+(waiting holds no database connection and is bounded: ``busy`` after
+``match_lock_wait_seconds``), lock the row in the database, take the match as it is (this
+process's cached :class:`~app.matches.live.LiveMatch` when the stored version is the cached one,
+else the ORM's load), apply through the pure driver (:func:`app.games.core.submit`) with the
+match's variant's rules, let chance act, append the ``match_events`` rows, store the changed
+columns with a compare-and-set on ``version`` (:mod:`app.matches.store`), and, when the match ends,
+its ``match_results`` rows (:mod:`app.matches.results`); commit, keep the new version in the
+cache, and only then publish (the new version, and "match finished" for result consumers). What
+was acknowledged to a client is committed.
 
 The service is split by concern: this module (creating, joining, acting, resigning, the writer),
-:mod:`app.matches.sweeper` (clocks and computer moves, chosen in a worker off the lock and off the
-event loop: :mod:`app.matches.bots`) and :mod:`app.matches.reads` (snapshots, replays, results).
+:mod:`app.matches.store` (the writer's statements), :mod:`app.matches.sweeper` (clocks and
+computer moves, chosen in a worker off the lock and off the event loop: :mod:`app.matches.bots`),
+:mod:`app.matches.live` (what each match looks like now, per process) and
+:mod:`app.matches.reads` (snapshots from it, replays, results).
 """
 
 from __future__ import annotations

@@ -68,7 +68,8 @@ def test_no_frame_carries_an_identity_its_recipient_was_not_shown(client, option
             sock.send_json({"type": "hello", "since": 0})
             _drain(sock, frames[viewer])
         snap = frames[None][-1]  # the spectator's latest snapshot says who is to act
-        for _ in range(3000):
+        acts = 0
+        for acts in range(3000):  # noqa: B007 (counted for the check below)
             if snap["status"] == "finished":
                 break
             seat = next(s for s in snap["to_act"] if s not in snap["chosen"])
@@ -105,7 +106,8 @@ def test_no_frame_carries_an_identity_its_recipient_was_not_shown(client, option
                 if vis is not None and viewer not in vis:
                     assert event["action"] is None and event["hidden"], (viewer, event)
             checked += 1
-    assert checked > 100
+    # every act brought each of the three viewers at least one frame (the last ones are "finished")
+    assert acts >= 3 and checked >= 3 * (acts - 1), (acts, checked)
     # the setups were sent and stored, and each seat saw only its own before the end
     setups = [row for row in stored if row.payload.get("action") and "setup" in row.payload["action"]]
     assert {row.seat for row in setups} == {0, 1}
