@@ -32,15 +32,12 @@ class MatchReads:
     live: LiveMatches
 
     async def get_match(self, match_id: int) -> dict[str, Any]:
-        """Public info of a match (no hidden information).
+        """Public info of a match (no hidden information), from the live match.
 
         :raises DomainError: ``not_found``.
         """
-        async with self.sessionmaker() as session:
-            m = await session.get(Match, match_id)
-            if m is None:
-                raise DomainError("not_found", f"no match {match_id}")
-            return match_info(m, self.clock.now())
+        live = await self.live_match(match_id)
+        return match_info(live.record, self.clock.now())
 
     async def list_matches(
         self, status: str | None = WAITING, game: str | None = None, user_id: int | None = None, limit: int = 50

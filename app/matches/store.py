@@ -205,7 +205,7 @@ class CoreStatements(Statements):
 
     async def user_names(self, ids: list[int]) -> dict[int, str]:
         rows = await self.conn.execute(select(User.id, User.name).where(User.id.in_(ids)))
-        return dict(rows.tuples().all())
+        return {user_id: name for user_id, name in rows.all()}
 
 
 class AsyncpgStatements(Statements):

@@ -29,7 +29,7 @@ def seat_of(m: Match | MatchRecord, user_id: int | None) -> int | None:
     return None
 
 
-def clock_info(m: Match, now: datetime) -> dict[str, Any]:
+def clock_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
     """``{"turn_seconds", "remaining_ms": {seat: ms}, "away": [seats]}``: milliseconds left for
     every person's seat that has a deadline (not computer seats, not resigned ones), computed on
     the server so a client's own clock never matters."""
@@ -67,7 +67,7 @@ def seats_info(seats: Iterable[Any], name_of: Callable[[Any], str | None]) -> li
     ]
 
 
-def match_info(m: Match, now: datetime) -> dict[str, Any]:
+def match_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
     """Public info of a match: no state, no pending choice; the seed only once it is over.
 
     :returns: ``{"id", "game", "status", "origin", "origin_ref", "options" (with ``rated``),
