@@ -107,6 +107,9 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     #: acting in a match that is over
     GAME_OVER = "game_over"
+    #: an act that arrived after its seat's deadline (and the allowance for network lag): the
+    #: timeout applies instead (``params``: ``late_ms``, how late it was, in milliseconds)
+    TOO_LATE = "too_late"
 
 
 class DomainError(Exception):

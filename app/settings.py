@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     #: before it is refused with 503 ``busy`` (nothing changed; ``Retry-After`` says when to retry)
     db_pool_timeout_seconds: float = Field(default=5.0, gt=0)
     match_lock_wait_seconds: float = Field(default=5.0, gt=0)
+    #: seconds an act may arrive after its seat's deadline (network lag) before it is refused as
+    #: ``too_late`` and the timeout applies
+    late_allowance_seconds: float = Field(default=2.0, ge=0)
     #: matches each process keeps decoded for snapshots (``app.matches.live``; least recently used out)
     live_matches: int = Field(default=10_000, ge=1)
     session_max_age_seconds: int = 14 * 24 * 3600

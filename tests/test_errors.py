@@ -46,6 +46,7 @@ STATUS_BEFORE = {
     "bad_credentials": 401,
     "rate_limited": 429,
     "busy": 503,
+    "too_late": 409,
     "bad_deck": 422,
     "validation_error": 422,
     "internal_error": 500,

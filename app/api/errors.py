@@ -57,6 +57,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
     ErrorCode.ILLEGAL_ACTION: 409,
     ErrorCode.NOT_YOUR_TURN: 409,
     ErrorCode.GAME_OVER: 409,
+    ErrorCode.TOO_LATE: 409,
 }
 
 #: HTTP status of an error the framework raised (unknown path, wrong method, ...) -> error code;

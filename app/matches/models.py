@@ -167,3 +167,15 @@ class ResultDelivery(Base):
     __table_args__ = (
         UniqueConstraint("consumer", "match_id", "seat", name="uq_result_deliveries_consumer_match_seat"),
     )
+
+
+class ServiceHeartbeat(Base):
+    """When a server process last said it was running (one row, ``id`` 1; the sweeper writes it
+    every few seconds). After a restart the gap since then is downtime, and the deadlines of
+    running matches move by it (:mod:`app.matches.heartbeat`), so nobody loses a turn to the
+    server."""
+
+    __tablename__ = "service_heartbeat"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime]

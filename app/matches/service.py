@@ -275,19 +275,46 @@ class MatchService(ComputerSeats, MatchReads):
             has changed since (a hidden choice by another seat does not make it stale).
         :returns: the match version after the action (acknowledged = committed).
         :raises DomainError: ``not_found``, ``forbidden`` (no seat, or resigned), ``bad_message``,
-            ``illegal_action``, ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``.
+            ``illegal_action``, ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``,
+            ``too_late`` (after the seat's deadline and ``late_allowance_seconds``: nothing is
+            stored, and the computer plays the seat's timeout at once).
         """
+
+        late_ms: list[int] = []
 
         async def do(m: AnyMatch, ctx: WriteContext) -> None:
             seat = self._playing_seat(m, user_id)
             if version is not None and (version < m.state_version or version > m.version):
                 raise DomainError("stale_version", f"the match is at version {m.version}; you sent {version}")
             ms = m.seats[seat]
+            late = self._late_ms(ms, ctx)
+            if late is not None:  # decided here, whatever the sweeper's tick: nothing is stored
+                late_ms.append(late)
+                return
             ms.timeouts_in_row = 0
             ms.away, ms.away_since = False, None
             ctx.apply(seat, ctx.decode(action), kind)
 
-        return await self._write(match_id, do)
+        version_after = await self._write(match_id, do)
+        if late_ms:
+            if self._worker is not None:  # the timeout applies now
+                self._spawn(self.process_match(match_id))
+            raise DomainError(
+                "too_late", f"your deadline passed {late_ms[0]} ms before this act", params={"late_ms": late_ms[0]}
+            )
+        return version_after
+
+    def _late_ms(self, ms: Any, ctx: WriteContext) -> int | None:
+        """How late (ms) an act of the person holding seat ``ms`` is, or ``None`` when it is in
+        time: past the seat's deadline plus ``late_allowance_seconds``, while the seat must act.
+        A seat the computer plays because its player is away takes the player's act (they are
+        back)."""
+        if ms.deadline_at is None or ms.away or ms.bot_level or ms.resigned or ctx.state is None:
+            return None
+        if ms.seat not in ctx.rules.to_act(ctx.state) or ms.seat in ctx.pending:
+            return None
+        late = (ctx.now - ms.deadline_at).total_seconds() - self.settings.late_allowance_seconds
+        return int(late * 1000) + 1 if late > 0 else None
 
     async def set_back(self, match_id: int, user_id: int) -> int:
         """ "I'm back": clear the ``away`` mark of the seat ``user_id`` holds and restart its clock.

@@ -40,6 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.errors import DomainError
 from app.games.core import GameError, Outcome, all_games
 from app.logging import get_logger
+from app.matches import heartbeat
 from app.matches.bots import BotJob, BotRunner
 from app.matches.clock import Clock
 from app.matches.models import ACTIVE, WAITING, Match
@@ -143,7 +144,21 @@ class ComputerSeats:
             log.error("computer move failed", exc_info=task.exception())
 
     async def _run_worker(self) -> None:
+        """Move deadlines by the downtime (:func:`~app.matches.heartbeat.recover`), then sweep
+        every ``clock_tick_seconds`` (or when woken), with a heartbeat every few seconds."""
+        try:
+            await heartbeat.recover(self.background, self.clock.now(), postgres=self._postgres)
+        except Exception:
+            log.exception("moving deadlines by the downtime failed")
+        last_beat = self.clock.now()
         while True:
+            now = self.clock.now()
+            if (now - last_beat).total_seconds() >= heartbeat.HEARTBEAT_SECONDS:
+                try:
+                    await heartbeat.beat(self.background, now, postgres=self._postgres)
+                    last_beat = now
+                except Exception:
+                    log.exception("heartbeat failed")
             try:
                 await self.process_due()
             except asyncio.CancelledError:

@@ -25,6 +25,7 @@ export const WORDS = {
   "error.illegal_action": "That move is not allowed.",
   "error.bad_message": ["That message was not understood (“{field}”).", "That message was not understood."],
   "error.game_over": "The match is over.",
+  "error.too_late": "Your time had run out before your move arrived; the computer played for you.",
   "error.rate_limited": ["Slow down: try again in {retry_after} seconds.", "Slow down: too many messages."],
   "error.busy": ["The server is busy; nothing changed. Try again in {retry_after} seconds.", "The server is busy; nothing changed. Try again."],
   "error.unauthorized": "You are not allowed to do that here. Are you logged in?",

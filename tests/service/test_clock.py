@@ -197,3 +197,48 @@ async def test_cancel_and_open_match_limit(env):
         await env.service.cancel(ids[0], alice)
     assert e.value.code == "not_waiting"
     assert (await env.service.create_match(alice, "battle_runes", {}))["status"] == "waiting"
+
+
+async def test_an_act_after_the_deadline_is_refused_as_too_late_and_the_timeout_applies(env):
+    """Decided in the write path, not by the sweeper's tick: within the allowance (2 s) an act
+    counts; after it, the act is refused with ``too_late``, nothing is stored, and the computer
+    plays the seat's timeout."""
+    match_id = await _two_player_match(env, turn_seconds=20)
+    alice, bob = env.users[:2]
+    snap = await env.service.snapshot(match_id, 0)
+    env.clock.advance(21.5)  # past the deadline, within the allowance for network lag
+    await env.service.act(match_id, alice, snap["legal"][0], snap["version"])
+    snap = await env.service.snapshot(match_id, 1)
+    env.clock.advance(23)  # bob's deadline (restarted by nothing: a hidden choice) passed 2 s ago
+    with pytest.raises(DomainError) as refused:
+        await env.service.act(match_id, bob, snap["legal"][0], snap["version"])
+    assert refused.value.code == "too_late" and refused.value.params["late_ms"] > 0
+    assert http_status("too_late") == 409
+    assert (await _kinds(env, match_id, seat=1)).count("action") == 0  # nothing stored
+    assert await env.service.process_due() == 1
+    assert (await _kinds(env, match_id, seat=1))[-1] == "timeout"
+
+
+async def test_deadlines_move_by_the_downtime_after_a_restart(env):
+    """No process ran for ten minutes: at the next start every running match's deadlines move
+    later by the gap, so the sweeper plays no timeout for the time the server was down; a second
+    start right after moves nothing."""
+    from app.matches import heartbeat
+
+    postgres = not env.service.settings.is_sqlite
+    await heartbeat.beat(env.service.background, env.clock.now(), postgres=postgres)
+    match_id = await _two_player_match(env, turn_seconds=20)
+    before = (await _seat(env, match_id, 0)).deadline_at
+    env.clock.advance(600)  # the server is down
+    shift = await heartbeat.recover(env.service.background, env.clock.now(), postgres=postgres)
+    assert shift.total_seconds() == 600
+    seat0 = await _seat(env, match_id, 0)
+    assert seat0.deadline_at == before + shift
+    async with env.service.sessionmaker() as s:
+        assert (await s.get(Match, match_id)).deadline_at == before + shift
+    env.service.live.forget(match_id)  # a new process has no cached matches
+    assert await env.service.process_due() == 0  # no turn lost to the downtime
+    env.clock.advance(5)
+    assert (await heartbeat.recover(env.service.background, env.clock.now(), postgres=postgres)).total_seconds() == 0
+    env.clock.advance(16)  # the moved deadline passes: now the timeout applies
+    assert await env.service.process_due() == 1
