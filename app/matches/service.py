@@ -45,7 +45,16 @@ from app.matches.hub import LocalHub
 from app.matches.live import LiveMatch, LiveMatches, StoredEvent
 from app.matches.models import ACTIVE, CASUAL, FINISHED, RATED, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
-from app.matches.store import AsyncpgStatements, CoreStatements, MatchRecord, copy_record, lock_version, store
+from app.matches.store import (
+    AsyncpgStatements,
+    CoreStatements,
+    MatchRecord,
+    copy_record,
+    fits_one_statement,
+    lock_version,
+    store,
+    store_in_one_statement,
+)
 from app.matches.sweeper import ComputerSeats
 from app.matches.views import seat_of
 from app.matches.write import SERVICE_OPTIONS, AnyMatch, WriteContext, game_options
@@ -502,14 +511,39 @@ class MatchService(ComputerSeats, MatchReads):
         cached: LiveMatch,
         skip_locked: bool,
     ) -> tuple[int, WriteContext | None] | None:
-        """The PostgreSQL fast path: one transaction on the pooled asyncpg connection.
+        """The PostgreSQL fast path, on the pooled asyncpg connection.
+
+        The common write (an action: events added, nothing ended, no new player) is made on the
+        cached record and stored in one statement with no lock taken
+        (:func:`~app.matches.store.store_in_one_statement`: one round trip; a writer elsewhere
+        makes it fail whole). Any other write, and a request the cached record refuses (it may be
+        stale), takes the row lock, checks the version and runs again.
 
         :returns: as :meth:`_write_locked`, or ``None`` (nothing done) when the stored version is
             not the cached one.
         """
+        before = cached.record
+        m = copy_record(before)
+        ctx = WriteContext(m, self.clock.now(), self.settings, cached)
+        try:
+            await body(m, ctx)
+        except DomainError:
+            pass  # confirmed (or not) under the lock below
+        else:
+            if ctx.changed:
+                ctx.finish()
+                if fits_one_statement(before, m, ctx.rows, ctx.results):
+                    async with sessionmaker() as session:
+                        conn = await session.connection()
+                        driver: Any = (await conn.get_raw_connection()).driver_connection  # asyncpg's
+                        if not await store_in_one_statement(driver, before, m, ctx.rows):
+                            return None
+                    return self._stored(match_id, m, ctx, cached, False)
+            elif m == before:
+                return m.version, None  # nothing to store
         async with sessionmaker() as session:
             conn = await session.connection()
-            driver: Any = (await conn.get_raw_connection()).driver_connection  # asyncpg's
+            driver = (await conn.get_raw_connection()).driver_connection
             async with driver.transaction():
                 statements = AsyncpgStatements(driver)
                 version = await lock_version(statements, match_id, postgres=True, skip_locked=skip_locked)
@@ -519,7 +553,6 @@ class MatchService(ComputerSeats, MatchReads):
                     raise DomainError("not_found", f"no match {match_id}")
                 if version != cached.version:
                     return None
-                before = cached.record
                 m = copy_record(before)
                 ctx = WriteContext(m, self.clock.now(), self.settings, cached)
                 await body(m, ctx)

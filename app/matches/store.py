@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, cast
 
+from asyncpg.exceptions import UniqueViolationError
 from sqlalchemy import JSON, CursorResult, Executable, Table, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -330,3 +331,94 @@ async def store(
 def copy_record(record: MatchRecord) -> MatchRecord:
     """A copy of ``record`` whose seats may be changed without changing ``record``."""
     return dataclasses.replace(record, seats=[dataclasses.replace(s) for s in record.seats])
+
+
+def _one_statement_sql(with_seats: bool) -> str:
+    """The SQL of :func:`store_in_one_statement`: the events inserted, the changed seats updated
+    (``with_seats``) and the match compare-and-set, as data-modifying CTEs of one ``UPDATE``."""
+    match_sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(WRITTEN_COLUMNS, start=7))
+    cas = 7 + len(WRITTEN_COLUMNS)
+    sql = (
+        "WITH events AS (INSERT INTO match_events (match_id, version, seat, kind, payload, created_at) "
+        "SELECT $1, e.version, e.seat, e.kind, e.payload, e.created_at FROM unnest("
+        "$2::integer[], $3::integer[], $4::varchar[], $5::jsonb[], $6::timestamptz[]"
+        ") AS e(version, seat, kind, payload, created_at))"
+    )
+    if with_seats:
+        first = cas + 1
+        types = {
+            "user_id": "integer",
+            "bot_level": "varchar",
+            "joined_at": "timestamptz",
+            "deadline_at": "timestamptz",
+            "timeouts_in_row": "integer",
+            "away": "boolean",
+            "away_since": "timestamptz",
+            "resigned": "boolean",
+            "result": "varchar",
+            "score": "float8",
+        }
+        columns = ("seat", *SEAT_WRITTEN)
+        arrays = ", ".join(
+            f"${first + i}::{'integer' if name == 'seat' else types[name]}[]" for i, name in enumerate(columns)
+        )
+        sets = ", ".join(f"{name} = u.{name}" for name in SEAT_WRITTEN)
+        sql += (
+            f", seats AS (UPDATE match_seats AS s SET {sets} FROM unnest({arrays}) AS u({', '.join(columns)}) "
+            "WHERE s.match_id = $1 AND s.seat = u.seat)"
+        )
+    sql += f" UPDATE matches SET {match_sets} WHERE id = $1 AND version = ${cas} RETURNING version"
+    return sql
+
+
+_ONE_STATEMENT = {with_seats: _one_statement_sql(with_seats) for with_seats in (False, True)}
+
+
+def fits_one_statement(
+    before: MatchRecord, after: MatchRecord, events: Sequence[MatchEvent], results: Sequence[MatchResult]
+) -> bool:
+    """Whether :func:`store_in_one_statement` can store this write: it adds events, ends no match
+    (no ``match_results``) and seats no new user (whose name would be read)."""
+    if not events or results:
+        return False
+    return all(old.user_id == new.user_id for old, new in zip(before.seats, after.seats, strict=True))
+
+
+async def store_in_one_statement(
+    driver: Any, before: MatchRecord, after: MatchRecord, events: Sequence[MatchEvent]
+) -> bool:
+    """Store a write on PostgreSQL in one round trip, without a transaction around it: one
+    statement whose CTEs insert ``events`` and update the changed seats, and whose ``UPDATE``
+    compare-and-sets the match on ``before.version``. A single statement is atomic.
+
+    No row lock is taken first, and none is needed: a writer in another process that started from
+    the same version appends the same event versions, and the unique ``(match_id, version)`` makes
+    one of the two statements fail whole (the other's commit is waited for); the version check is
+    the second guard.
+
+    :param driver: an asyncpg connection outside any transaction (``fits_one_statement`` true).
+    :returns: False when the match was no longer at ``before.version`` (nothing was stored).
+    """
+    args: list[Any] = [
+        before.id,
+        [e.version for e in events],
+        [e.seat for e in events],
+        [e.kind for e in events],
+        [dumps(e.payload) for e in events],
+        [e.created_at for e in events],
+    ]
+    for name in WRITTEN_COLUMNS:
+        value = getattr(after, name)
+        args.append(dumps(value) if name in ("state", "pending", "result") and value is not None else value)
+    args.append(before.version)
+    changed_seats = [
+        new for old, new in zip(before.seats, after.seats, strict=True) if _changes(old, new, SEAT_WRITTEN)
+    ]
+    if changed_seats:
+        args.append([s.seat for s in changed_seats])
+        args += [[getattr(s, name) for s in changed_seats] for name in SEAT_WRITTEN]
+    try:
+        version = await driver.fetchval(_ONE_STATEMENT[bool(changed_seats)], *args)
+    except UniqueViolationError:
+        return False
+    return version is not None
