@@ -34,13 +34,13 @@ from typing import Any
 
 from app.games.core import CHANCE
 from app.jsontext import dumps
-from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent
+from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent
 from app.matches.store import MatchRecord
 from app.matches.views import clock_of, event_views, seats_info
 from app.matches.write import match_rules
 
 #: stored events a :class:`LiveMatch` keeps (a ``hello`` asking for older ones reads the database)
-TAIL_EVENTS = 64
+TAIL_EVENTS = 16
 #: seconds (of the service clock) a built frame is reused: its clock (milliseconds left) was right
 #: when it was built
 FRAME_REUSE_SECONDS = 0.5
@@ -236,11 +236,17 @@ class LiveMatches:
     docstring).
 
     :param capacity: matches kept; the least recently used goes first.
+    :param ended_capacity: of those, finished or aborted ones kept (their last frames are asked
+        for once or twice, then rarely): the least recently ended goes first. Measured: a 5-minute
+        run of 2,000 short matches grew a process by 365 MiB while every ended match stayed.
     """
 
-    def __init__(self, capacity: int = 10_000) -> None:
+    def __init__(self, capacity: int = 10_000, ended_capacity: int = 256) -> None:
         self.capacity = capacity
+        self.ended_capacity = ended_capacity
         self._live: OrderedDict[int, LiveMatch] = OrderedDict()
+        #: the ended matches among :attr:`_live`, least recently ended first
+        self._ended: OrderedDict[int, None] = OrderedDict()
         #: the highest version announced for a match (by the hub), when above the cached one
         self._heard: dict[int, int] = {}
         self._loading: dict[int, asyncio.Future[LiveMatch]] = {}
@@ -268,9 +274,13 @@ class LiveMatches:
         self._live.move_to_end(match_id)
         if self._heard.get(match_id, 0) <= live.version:
             self._heard.pop(match_id, None)
+        if live.status in (FINISHED, ABORTED):
+            self._ended[match_id] = None
+            self._ended.move_to_end(match_id)
+            while len(self._ended) > self.ended_capacity:
+                self.forget(next(iter(self._ended)))
         while len(self._live) > self.capacity:
-            gone, _ = self._live.popitem(last=False)
-            self._heard.pop(gone, None)
+            self.forget(next(iter(self._live)))
 
     def heard(self, match_id: int, version: int) -> None:
         """A hub notice: ``match_id`` has reached ``version`` (maybe in another process)."""
@@ -282,6 +292,7 @@ class LiveMatches:
         """Drop ``match_id`` (its next read loads it)."""
         self._live.pop(match_id, None)
         self._heard.pop(match_id, None)
+        self._ended.pop(match_id, None)
 
     async def load(self, match_id: int, loader: Callable[[], Awaitable[LiveMatch]]) -> LiveMatch:
         """The cached match, or the one ``loader`` reads (once, however many callers wait for it).
