@@ -37,13 +37,46 @@ the measured window (after the ramp, every first match started, and ``--warmup``
 act-to-snapshot latency (``act`` sent -> the snapshot carrying its ``ack`` received), the match
 start latency (create + join + both ``hello`` answered with a snapshot), errors by ``code``
 (``error`` frames, HTTP errors, and the client's own: ``http_failed``, ``connect_failed``,
-``connection_closed``, ``timeout``, ``stalled``, ``no_legal_actions``, ``ramp_timeout``), open
-sockets, and the server's resident memory (``VmRSS`` of the server process and its children, or
+``connection_closed`` (before the first snapshot), ``reconnect_failed``, ``event_gap``,
+``event_ahead``, ``timeout``, ``stalled``, ``no_legal_actions``, ``ramp_timeout``), sockets the
+server closed (by close code), open sockets, and the server's resident memory (``VmRSS`` of the server process and its children, or
 of ``--server-pid`` and theirs) before the first match (once the bot workers' memory has settled)
 and at the end of the window, with sockets still open; ``(end - before) / sockets`` is an upper
 bound of the memory a socket costs (whatever else grew is in it too; the table also gives it for
 the socket-holding processes alone). CPU of the server, of this client and of the whole machine
 over the window is reported too: on a shared machine, others' work shows in the last.
+
+Scale-out (``--processes N``, ``--proxy``): N uvicorn processes, each on its own loopback port,
+on the same database (migrated once before they start), with ``REDIS_URL`` (``--redis``, default
+``redis://127.0.0.1:6379/0`` when N > 1: the hub between processes), behind nginx (``--proxy``,
+implied when N > 1): its configuration is ``deploy/nginx.conf`` (websocket upgrade,
+``X-Forwarded-For`` set to ``$remote_addr``, ``Host $http_host``, long read timeout, keepalive
+upstream) with the N ports as the upstream and a free loopback port to listen on, inside an
+``http`` block like the nginx image's (access log, ``sendfile``, ``keepalive_timeout 65``) with
+``worker_processes 1`` and every path (pid, logs, temp) in a temporary folder; the servers get
+``TRUSTED_PROXIES=127.0.0.1``. nginx runs in the foreground (``nginx -p DIR -c DIR/nginx.conf -g
+'daemon off;'``; ``apt-get install -y nginx`` if it is missing), and the load goes through it.
+nginx and every server are stopped at the end, also on errors, Ctrl-C and SIGTERM.
+
+    python -m bench.load --processes 2 --matches 20 --think 0 --seconds 20     # 2 processes, nginx
+    python -m bench.load --proxy --matches 20                                  # 1 process behind nginx
+    python -m bench.load --processes 2 --reconnect-check --matches 20          # kill one midway
+
+The table then has a line per process (resident memory before / end, CPU over the window, sockets
+established on its port at the end) and the CPU split of the window: the servers (and their bot
+workers), nginx, this client, PostgreSQL (every ``postgres`` process, and the backends that exited
+in the window through the postmaster's reaped-children time), Redis, the rest, and the machine.
+
+A seat whose socket the server closes (uvicorn's graceful shutdown closes with 1012, or 1001)
+reconnects: a new socket, ``hello`` with ``since`` the last version it saw, and plays on (a new
+socket closed with 1001 or 1012 before its first snapshot is opened again the same way). Closes are
+counted by close code, reconnects and their latency too; the events each snapshot carries must
+continue the versions the seat saw up to the snapshot's own (else ``event_gap``, or ``event_ahead``
+for an event newer than the snapshot), and an act in flight when the socket closed is found applied
+or not in the events replayed after reconnecting (not applied: never acked, so the seat simply
+chooses again). ``--reconnect-check`` (N >= 2) sends SIGTERM to the last server process
+halfway through the window and reports acks before and after, per second, the reconnects, and the
+errors that came after the kill.
 
 With ``--prototype PATH`` the bare prototype of ``/work/shared/perf-lab`` runs after ours, in the
 same invocation, with the same matches, seconds and think time (its node client ``load.mjs``;
@@ -85,6 +118,9 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE = "postgresql+asyncpg://postgres@127.0.0.1:5432/arena_load"
 DEFAULT_PROTOTYPE_DB = "postgresql://postgres@127.0.0.1/lab"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+#: the production proxy configuration the one started here is made from
+NGINX_SITE = ROOT / "deploy" / "nginx.conf"
 PASSWORD = "load-test-password-1"
 
 #: environment overrides for a server under load (see the module docstring for why each)
@@ -133,6 +169,9 @@ class Options:
     database: str = DEFAULT_DATABASE
     reset_database: bool = True
     redis: str | None = None
+    processes: int = 1
+    proxy: bool = False
+    reconnect_check: bool = False
     register_concurrency: int = 8
     connect_concurrency: int = 50
     compression: bool = True
@@ -172,7 +211,16 @@ def parse_args(argv: list[str] | None = None) -> Options:
     p.add_argument("--server-log", type=Path, default=None, help="the server's log (kept when started here)")
     p.add_argument("--database", default=DEFAULT_DATABASE, help="DATABASE_URL of the server started here")
     p.add_argument("--no-reset", action="store_true", help="migrate --database as it is instead of recreating it")
-    p.add_argument("--redis", default=None, help="REDIS_URL of the server started here (default: none)")
+    p.add_argument(
+        "--redis",
+        default=None,
+        help=f"REDIS_URL of the servers started here (default: none; {DEFAULT_REDIS} when N > 1)",
+    )
+    p.add_argument("--processes", type=int, default=1, help="server processes to start (N > 1: behind nginx)")
+    p.add_argument("--proxy", action="store_true", help="put nginx in front of the server(s) started here")
+    p.add_argument(
+        "--reconnect-check", action="store_true", help="SIGTERM the last server process halfway through the window"
+    )
     p.add_argument("--register-concurrency", type=int, default=8, help="sign-ups in flight (Argon2 is slow)")
     p.add_argument("--connect-concurrency", type=int, default=50, help="matches being created/connected at once")
     p.add_argument("--no-compression", action="store_true", help="no permessage-deflate on the sockets")
@@ -200,6 +248,13 @@ def parse_args(argv: list[str] | None = None) -> Options:
         pids = [int(x) for x in a.server_pid.split(",") if x.strip()]
     except ValueError:
         p.error("--server-pid takes process ids separated by commas")
+    if a.processes < 1:
+        p.error("--processes >= 1, please")
+    if a.url and (a.processes > 1 or a.proxy):
+        p.error("--processes and --proxy start servers here: not with --url")
+    if a.reconnect_check and (len(pids) < 2 if a.url else a.processes < 2):
+        p.error("--reconnect-check needs 2 server processes or more (--processes, or --server-pid with --url)")
+    redis = a.redis or (DEFAULT_REDIS if a.processes > 1 else None)
     options = Options(
         game=a.game,
         matches=a.matches,
@@ -213,7 +268,10 @@ def parse_args(argv: list[str] | None = None) -> Options:
         server_log=a.server_log,
         database=a.database,
         reset_database=not a.no_reset,
-        redis=a.redis,
+        redis=redis,
+        processes=a.processes,
+        proxy=a.proxy or a.processes > 1,
+        reconnect_check=a.reconnect_check,
         register_concurrency=a.register_concurrency,
         connect_concurrency=a.connect_concurrency,
         compression=not a.no_compression,
@@ -230,6 +288,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
     try:
         if options.url:
             check_loopback(options.url)
+        if options.redis:
+            check_loopback(options.redis)
     except ValueError as exc:
         p.error(str(exc))
     return options
@@ -371,6 +431,47 @@ def machine_busy_seconds() -> float:
     return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
+def command_cpu_seconds(command: str) -> float:
+    """CPU seconds (user + system) used so far by every process whose command (``comm`` in
+    ``/proc/PID/stat``) is ``command``, plus what their exited children used once reaped
+    (``cutime``, ``cstime``): PostgreSQL's postmaster collects the time of a backend that exits, so
+    the difference of two calls counts the backends that came and went in between too."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        head, tail = stat.rsplit(")", 1)
+        if head.split("(", 1)[1] != command:
+            continue
+        fields = tail.split()
+        total += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime (fields 14 to 17)
+    return total / ticks
+
+
+def established_by_port(ports: list[int]) -> dict[int, int]:
+    """``{port: TCP connections established on it}`` for local ``ports`` (``/proc/net/tcp`` and
+    ``tcp6``): on a server's port, the sockets it holds (websockets and HTTP, from the proxy or this
+    client); on the proxy's, those nginx holds for this client."""
+    counts = dict.fromkeys(ports, 0)
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 3 and fields[3] == "01":  # ESTABLISHED
+                port = int(fields[1].rsplit(":", 1)[1], 16)
+                if port in counts:
+                    counts[port] += 1
+    return counts
+
+
 def raise_open_files(sockets: int) -> int:
     """Raise the soft ``RLIMIT_NOFILE`` towards what ``sockets`` sockets need (a started server
     inherits it). :returns: the soft limit now."""
@@ -431,7 +532,12 @@ async def prepare_database(url: str, reset: bool) -> None:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    out, _ = await asyncio.wait_for(proc.communicate(), 300)
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), 300)
+    finally:
+        if proc.returncode is None:  # timed out or interrupted: no migration left running
+            proc.kill()
+            await proc.wait()
     if proc.returncode != 0:
         raise LoadError("migration_failed", out.decode(errors="replace")[-3000:])
 
@@ -468,15 +574,59 @@ async def ensure_postgres_database(dsn: str) -> None:
         await engine.dispose()
 
 
-def load_env(database: str, redis: str | None) -> dict[str, str]:
+def load_env(database: str, redis: str | None, trusted_proxies: str | None = None) -> dict[str, str]:
     """The environment of a server started for a load run: this one, with ``DATABASE_URL``,
-    ``REDIS_URL`` (unset without ``redis``) and :data:`LOAD_LIMITS`."""
+    ``REDIS_URL`` (unset without ``redis``), ``TRUSTED_PROXIES`` (unset without ``trusted_proxies``:
+    the proxy's address when one is in front) and :data:`LOAD_LIMITS`."""
     env = {**os.environ, "DATABASE_URL": database, "PYTHONUNBUFFERED": "1", **LOAD_LIMITS}
     env.pop("REDIS_URL", None)
+    env.pop("TRUSTED_PROXIES", None)
     if redis:
         check_loopback(redis)
         env["REDIS_URL"] = redis
+    if trusted_proxies:
+        env["TRUSTED_PROXIES"] = trusted_proxies
     return env
+
+
+def server_argv(port: int) -> list[str]:
+    """The command of one server process on ``port`` (``make run``'s, with this Python)."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "--factory",
+        "app.main:create_app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        "--ws-max-size",
+        "65536",
+        "--no-proxy-headers",
+    ]
+
+
+#: every process started here, so that :func:`kill_leftovers` can stop what an interrupted run left
+_STARTED: list[subprocess.Popen[bytes]] = []
+
+
+def kill_leftovers(grace: float = 10.0) -> None:
+    """SIGTERM every process started here that still runs, SIGKILL after ``grace`` seconds (the
+    last resort of :func:`main`, when the run's own clean-up could not finish)."""
+    alive = [proc for proc in _STARTED if proc.poll() is None]
+    for proc in alive:
+        with contextlib.suppress(OSError):
+            proc.send_signal(signal.SIGTERM)
+    end = time.monotonic() + grace
+    for proc in alive:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(max(0.0, end - time.monotonic()))
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
 
 
 class Server:
@@ -496,6 +646,7 @@ class Server:
             self.proc = subprocess.Popen(
                 self.argv, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
+        _STARTED.append(self.proc)
         end = time.monotonic() + timeout
         async with httpx.AsyncClient(timeout=2) as client:
             while time.monotonic() < end:
@@ -538,6 +689,152 @@ class Server:
     def log(self) -> str:
         """What it printed so far."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def nginx_config(directory: Path, port: int, upstream: list[int], connections: int) -> str:
+    """nginx's configuration for a load run: :data:`NGINX_SITE` (``deploy/nginx.conf``) with
+    ``upstream`` (loopback ports) as its servers and ``127.0.0.1:port`` to listen on, in an ``http``
+    block like the nginx image's, one worker of ``connections`` connections, and every path (pid,
+    ``error.log``, ``access.log``, temp folders) under ``directory``.
+
+    :raises LoadError: ``proxy_failed`` when deploy/nginx.conf no longer has the lines replaced
+        (``server app:8000;``, ``listen 80;``).
+    """
+    site = NGINX_SITE.read_text()
+    servers = "".join(f"    server 127.0.0.1:{p};\n" for p in upstream)
+    site, found_server = re.subn(r"^[ \t]*server[ \t]+app:8000;[ \t]*\n", servers, site, flags=re.MULTILINE)
+    site, found_listen = re.subn(
+        r"^([ \t]*)listen[ \t]+80;", rf"\g<1>listen 127.0.0.1:{port};", site, flags=re.MULTILINE
+    )
+    if found_server != 1 or found_listen != 1:
+        raise LoadError("proxy_failed", f"{NGINX_SITE}: no 'server app:8000;' or 'listen 80;' line to replace")
+    user = ""
+    if os.geteuid() == 0:  # the master runs as root: its worker drops to nobody, as nginx does by default
+        import grp
+        import pwd
+
+        nobody = pwd.getpwnam("nobody")
+        user = f"user nobody {grp.getgrgid(nobody.pw_gid).gr_name};\n"
+    d = directory
+    temps = "".join(
+        f"    {kind}_temp_path {d / kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    body = "".join(f"    {line}".rstrip() + "\n" for line in site.splitlines())
+    return (
+        f"# made by bench/load.py from {NGINX_SITE} for one load run\n"
+        f"{user}worker_processes 1;\nworker_rlimit_nofile {connections + 256};\n"
+        f"pid {d / 'nginx.pid'};\nerror_log {d / 'error.log'} warn;\n\n"
+        f"events {{\n    worker_connections {connections};\n}}\n\n"
+        "http {\n"
+        "    # as in the nginx image's nginx.conf\n"
+        "    default_type application/octet-stream;\n"
+        "    log_format load '$remote_addr [$time_local] \"$request\" $status $body_bytes_sent $request_time '\n"
+        "                    'upstream=$upstream_addr/$upstream_status';\n"
+        f"    access_log {d / 'access.log'} load buffer=64k flush=1s;\n"
+        "    sendfile on;\n"
+        "    keepalive_timeout 65;\n"
+        f"{temps}\n"
+        f"{body}"
+        "}\n"
+    )
+
+
+def scan_nginx(directory: Path) -> dict[str, Any]:
+    """``{"path", "error_lines" (error.log lines at ``[error]`` or worse), "warning_lines", "first_error"
+    (5 lines), "statuses" ({HTTP status: requests} from access.log: a websocket counts as 101 when it
+    ends), "upstreams" ({upstream address: requests})}`` of a proxy's folder."""
+    errors = (directory / "error.log").read_text(errors="replace").splitlines() if directory.exists() else []
+    bad = [line for line in errors if re.search(r"\[(error|crit|alert|emerg)\]", line)]
+    statuses: Counter[str] = Counter()
+    upstreams: Counter[str] = Counter()
+    access = directory / "access.log"
+    if access.exists():
+        for line in access.read_text(errors="replace").splitlines():
+            match = re.search(r'" (\d{3}) .* upstream=(\S*?)/', line)
+            if match:
+                statuses[match[1]] += 1
+                upstreams[match[2] or "-"] += 1
+    return {
+        "path": str(directory),
+        "error_lines": len(bad),
+        "warning_lines": sum(1 for line in errors if "[warn]" in line),
+        "first_error": bad[:5],
+        "statuses": dict(sorted(statuses.items())),
+        "upstreams": dict(sorted(upstreams.items())),
+    }
+
+
+class Fleet:
+    """The processes a run starts: :attr:`servers` (uvicorn, one per ``--processes``), :attr:`proxy`
+    (nginx in front of them, or None), and :attr:`proxy_dir` (its folder: configuration, logs)."""
+
+    def __init__(self) -> None:
+        self.servers: list[Server] = []
+        self.proxy: Server | None = None
+        self.proxy_dir: Path | None = None
+        #: process ids stopped on purpose (the reconnect check): not counted as died
+        self.stopped: set[int] = set()
+
+    @property
+    def base_url(self) -> str:
+        """Where the load goes: the proxy, else the first server."""
+        return (self.proxy or self.servers[0]).base_url
+
+    async def start(self, options: Options, log_path: Path | None) -> None:
+        """Start ``options.processes`` servers at once (logs: ``log_path`` for one, ``log_path.N`` for
+        several, temporary files without it), then nginx in front of them with ``options.proxy``.
+
+        :raises LoadError: ``server_failed``, ``proxy_failed``.
+        """
+        n = options.processes
+        trusted = "127.0.0.1" if options.proxy else None
+        env = load_env(options.database, options.redis, trusted)
+        for i in range(n):
+            if log_path is None:
+                path = Path(
+                    tempfile.mkstemp(prefix=f"arena-load-{i + 1}-" if n > 1 else "arena-load-", suffix=".log")[1]
+                )
+            else:
+                path = log_path if n == 1 else log_path.with_name(f"{log_path.name}.{i + 1}")
+            port = free_port()
+            self.servers.append(Server(server_argv(port), ROOT, env, path, port))
+        started = await asyncio.gather(*(server.start("/healthz") for server in self.servers), return_exceptions=True)
+        for outcome in started:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        if options.proxy:
+            await self._start_proxy(options.matches * 2)
+
+    async def _start_proxy(self, sockets: int) -> None:
+        nginx = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+        if nginx is None:
+            raise LoadError("proxy_failed", "nginx is not installed (apt-get install -y nginx)")
+        self.proxy_dir = d = Path(tempfile.mkdtemp(prefix="arena-nginx-"))
+        d.chmod(0o755)  # the worker (nobody, under root) reaches its temp folders
+        port = free_port()
+        connections = max(1024, 2 * sockets + 512)  # a client's socket and the upstream one each, and HTTP
+        conf = d / "nginx.conf"
+        conf.write_text(nginx_config(d, port, [server.port for server in self.servers], connections))
+        argv = [nginx, "-p", str(d), "-c", str(conf), "-e", str(d / "error.log"), "-g", "daemon off;"]
+        self.proxy = Server(argv, d, dict(os.environ), d / "nginx.out", port)
+        try:
+            await self.proxy.start("/healthz", timeout=30)
+        except LoadError as exc:
+            errors = (d / "error.log").read_text(errors="replace")[-2000:] if (d / "error.log").exists() else ""
+            raise LoadError("proxy_failed", f"{exc}\n{errors}") from None
+
+    def check(self) -> None:
+        """:raises LoadError: ``server_died`` or ``proxy_died`` (with the end of its log) when a
+        process stopped that was not stopped on purpose."""
+        for server in self.servers:
+            if not server.alive() and server.pid not in self.stopped:
+                raise LoadError("server_died", f"pid {server.pid}: {server.log()[-3000:]}")
+        if self.proxy is not None and not self.proxy.alive():
+            raise LoadError("proxy_died", self.proxy.log()[-3000:])
+
+    async def stop(self) -> None:
+        """Stop nginx and every server (SIGTERM, SIGKILL after 20 s), all at once."""
+        await asyncio.gather(*(p.stop() for p in (self.proxy, *self.servers) if p is not None), return_exceptions=True)
 
 
 def scan_log(text: str) -> dict[str, Any]:
@@ -597,6 +894,28 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     sockets_open: int = 0
     sockets_max: int = 0
+    #: sockets the server closed while their match went on, by close code (``"1006"``: no close frame)
+    closes: Counter[str] = field(default_factory=Counter)
+    reconnects: int = 0
+    #: seconds from a socket found closed to the new socket's first snapshot
+    reconnect_latency: list[float] = field(default_factory=list)
+    #: acts sent whose ack had not come when the socket closed, and those of them found applied
+    inflight_at_close: int = 0
+    inflight_applied: int = 0
+    #: ``time.perf_counter()`` at the start of the window, and the acks of each second of it
+    window_start: float = 0.0
+    acks_by_second: list[int] = field(default_factory=list)
+
+    def count_ack(self, now: float, latency: float) -> None:
+        """One ack received at ``now`` (``perf_counter``), ``latency`` seconds after its ``act``."""
+        self.acked_total += 1
+        if self.measuring:
+            self.acked += 1
+            self.act_latency.append(latency)
+            second = int(now - self.window_start)
+            if second >= len(self.acks_by_second):
+                self.acks_by_second.extend([0] * (second + 1 - len(self.acks_by_second)))
+            self.acks_by_second[second] += 1
 
 
 class Seat:
@@ -614,13 +933,17 @@ class Seat:
         self.sent_at = 0.0
         self.thinking = False
         self.stuck = False
+        #: the newest version whose events this seat has seen (what ``hello`` asks ``since`` on a reconnect)
+        self.seen_version = 0
+        self.reconnecting = False
         self.done = asyncio.Event()
         self.last_frame = time.monotonic()
         self._acks = itertools.count()
         self._think_task: asyncio.Task[None] | None = None
 
-    async def open(self) -> None:
-        """Connect, send ``hello`` and wait for the first snapshot.
+    async def open(self, since: int = 0) -> None:
+        """Connect, send ``hello`` (``since``: the version whose events the seat has already) and wait
+        for the first snapshot.
 
         :raises LoadError: ``connect_failed``, an error frame's code, or ``connection_closed``.
         """
@@ -640,10 +963,11 @@ class Seat:
         self.run.stats.sockets_open += 1
         self.run.stats.sockets_max = max(self.run.stats.sockets_max, self.run.stats.sockets_open)
         try:
-            await self.ws.send('{"type":"hello","since":0}')
+            await self.ws.send(f'{{"type":"hello","since":{since}}}')
             while True:
                 frame = json.loads(await asyncio.wait_for(self.ws.recv(), 120))
                 if frame.get("type") == "snapshot":
+                    self._track(frame)
                     self.snap = frame
                     return
                 if frame.get("type") == "error":
@@ -653,40 +977,111 @@ class Seat:
         except TimeoutError:
             raise LoadError("timeout", "no snapshot after hello") from None
 
-    async def play(self) -> None:
-        """Play until the match is over, the socket closes or the run stops (sets :attr:`done`)."""
-        assert self.ws is not None and self.snap is not None
+    async def start(self) -> None:
+        """:meth:`open`, and open again (as :meth:`_reconnect` does) when the server closes the new
+        socket before its first snapshot because it is going away (1001, 1012: a restart).
+
+        :raises LoadError: as :meth:`open` (any other close stays ``connection_closed``).
+        """
         try:
-            await self._consider(self.snap)
-            async for message in self.ws:
-                self.last_frame = time.monotonic()
-                frame = json.loads(message)
-                kind = frame.get("type")
-                if kind == "snapshot":
-                    await self._on_snapshot(frame)
-                elif kind == "error":
-                    self.run.count_error(str(frame.get("code")))
-                    if frame.get("ack") is not None and frame.get("ack") == self.pending_ack:
-                        self.pending_ack = None
-                        if frame.get("code") != "stale_version":  # (a fresh snapshot follows that one)
-                            self._retry_soon()
-                if self.done.is_set():
+            await self.open()
+        except LoadError as exc:
+            going_away = self.ws is not None and self.ws.close_code in (1001, 1012)
+            if exc.code != "connection_closed" or not going_away or self.run.stopping or not await self._reconnect():
+                raise
+
+    async def play(self) -> None:
+        """Play until the match is over, the run stops, or a socket the server closed cannot be
+        opened again (sets :attr:`done`)."""
+        try:
+            while True:
+                assert self.ws is not None and self.snap is not None
+                await self._consider(self.snap)
+                with contextlib.suppress(ConnectionClosed):  # (a close with 1000 or 1001 just ends the loop)
+                    async for message in self.ws:
+                        self.last_frame = time.monotonic()
+                        frame = json.loads(message)
+                        kind = frame.get("type")
+                        if kind == "snapshot":
+                            await self._on_snapshot(frame)
+                        elif kind == "error":
+                            self.run.count_error(str(frame.get("code")))
+                            if frame.get("ack") is not None and frame.get("ack") == self.pending_ack:
+                                self.pending_ack = None
+                                if frame.get("code") != "stale_version":  # (a fresh snapshot follows that one)
+                                    self._retry_soon()
+                        if self.done.is_set():
+                            return
+                if self.run.stopping or self.done.is_set() or not await self._reconnect():
                     return
-        except ConnectionClosed:
-            if not self.run.stopping and not self.done.is_set():
-                self.run.count_error("connection_closed")
         finally:
             self.done.set()
 
+    async def _reconnect(self) -> bool:
+        """The server closed the socket while the match goes on: count the close by code, open a new
+        socket with ``hello`` ``since`` the last version seen (5 tries over about 4 s), and find out
+        whether an act still waiting for its ack was applied (its seat's event among those replayed).
+
+        :returns: True when a new socket has its first snapshot; False when the run stops or every
+            try failed (counted as ``reconnect_failed`` and the last try's code).
+        """
+        stats = self.run.stats
+        code = self.ws.close_code if self.ws is not None else None
+        stats.closes[str(code or 1006)] += 1
+        closed_at = time.perf_counter()
+        inflight = self.pending_ack is not None
+        self.pending_ack = None
+        self.reconnecting = True
+        since = self.seen_version
+        failure = LoadError("connect_failed")
+        try:
+            for delay in (0.0, 0.2, 0.5, 1.0, 2.0):
+                await self.close()
+                await asyncio.sleep(delay)
+                if self.run.stopping:
+                    return False
+                try:
+                    await self.open(since)
+                    break
+                except LoadError as exc:
+                    failure = exc
+            else:
+                self.run.count_error(failure.code)
+                self.run.count_error("reconnect_failed")
+                return False
+        finally:
+            self.reconnecting = False
+        self.last_frame = time.monotonic()
+        stats.reconnects += 1
+        stats.reconnect_latency.append(time.perf_counter() - closed_at)
+        if inflight:
+            stats.inflight_at_close += 1
+            assert self.snap is not None
+            seat = self.snap.get("seat")
+            if any(e.get("seat") == seat and e.get("version", 0) > since for e in self.snap.get("events") or ()):
+                stats.inflight_applied += 1
+        return True
+
+    def _track(self, frame: dict[str, Any]) -> None:
+        """Check that a snapshot's events continue the versions this seat has seen: one event per
+        version from :attr:`seen_version` + 1 to the snapshot's own. Counted: ``event_ahead`` (an
+        event newer than the snapshot's version: the client will get it again), ``event_gap`` (a
+        version missing)."""
+        version = frame.get("version", 0)
+        versions = [event.get("version", 0) for event in frame.get("events") or ()]
+        if versions and max(versions) > version:
+            self.run.count_error("event_ahead")
+        elif version > self.seen_version and versions != list(range(self.seen_version + 1, version + 1)):
+            self.run.count_error("event_gap")
+        self.seen_version = max(self.seen_version, version)
+
     async def _on_snapshot(self, frame: dict[str, Any]) -> None:
         now = time.perf_counter()
+        self._track(frame)
         ack = frame.get("ack")
         if ack is not None and ack == self.pending_ack:
             self.pending_ack = None
-            self.run.stats.acked_total += 1
-            if self.run.stats.measuring:
-                self.run.stats.acked += 1
-                self.run.stats.act_latency.append(now - self.sent_at)
+            self.run.stats.count_ack(now, now - self.sent_at)
         if self.snap is None or frame.get("version", 0) >= self.snap.get("version", 0):
             self.snap = frame
         await self._consider(self.snap)
@@ -698,7 +1093,7 @@ class Seat:
             self.run.match_over(self)
             self.done.set()
             return
-        if self.pending_ack is not None or self.thinking or self.run.stopping:
+        if self.pending_ack is not None or self.thinking or self.reconnecting or self.run.stopping:
             return
         if not snap.get("legal"):
             seat = snap.get("seat")
@@ -729,7 +1124,8 @@ class Seat:
             await self._consider(self.snap, thought=True)  # the latest snapshot: it may have moved on
 
     async def _act(self, snap: dict[str, Any]) -> None:
-        assert self.ws is not None
+        if self.ws is None:
+            return
         action = self.run.rng.choice(snap["legal"])
         self.pending_ack = f"{self.match_id}.{snap.get('seat')}.{next(self._acks)}"
         frame = {"type": "act", "action": action, "version": snap["version"], "ack": self.pending_ack}
@@ -849,7 +1245,7 @@ class LoadRun:
                 match_id = int(info["id"])
                 await self._post(f"/api/matches/{match_id}/join", b)
                 seats = [Seat(self, a, match_id), Seat(self, b, match_id)]
-                opened = await asyncio.gather(*(s.open() for s in seats), return_exceptions=True)
+                opened = await asyncio.gather(*(s.start() for s in seats), return_exceptions=True)
                 for outcome in opened:
                     if isinstance(outcome, BaseException):
                         raise outcome
@@ -901,18 +1297,89 @@ def _log(options: Options, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-async def drive(
-    options: Options, base_url: str, server_pids: list[int], server: Server | None = None
-) -> dict[str, Any]:
-    """Register the pool, run the matches over the window and measure; the server is already up.
+@dataclass
+class Watched:
+    """A process whose memory and CPU are reported: ``name`` (``server 1``, ``nginx``), ``pid``, the
+    ``port`` it listens on (None: unknown), ``server`` (False: the proxy, reported apart)."""
 
-    :returns: the report (see :func:`run`), without ``server_log`` and ``prototype``.
-    :raises LoadError: sign-up failed, or the server started here died (a ramp that times
+    name: str
+    pid: int
+    port: int | None = None
+    server: bool = True
+
+
+def watched_processes(server_pids: list[int], fleet: Fleet | None) -> list[Watched]:
+    """The servers (those of ``fleet``, else ``server_pids``) and the fleet's proxy."""
+    if fleet is None:
+        return [Watched(f"server {i + 1}", pid) for i, pid in enumerate(server_pids)]
+    out = [Watched(f"server {i + 1}", s.pid, s.port) for i, s in enumerate(fleet.servers) if s.pid]
+    if fleet.proxy is not None and fleet.proxy.pid:
+        out.append(Watched("nginx", fleet.proxy.pid, fleet.proxy.port, server=False))
+    return out
+
+
+def cpu_sample(procs: list[Watched]) -> dict[str, float]:
+    """CPU seconds used so far: ``{process name (and its children): s, "client" (this process),
+    "postgres" (:func:`command_cpu_seconds`), "redis", "machine" (:func:`machine_busy_seconds`)}``."""
+    out = {w.name: cpu_seconds([w.pid]) for w in procs}
+    out["client"] = time.process_time()
+    out["postgres"] = command_cpu_seconds("postgres")
+    out["redis"] = command_cpu_seconds("redis-server")
+    out["machine"] = machine_busy_seconds()
+    return out
+
+
+def cpu_split(procs: list[Watched], used: dict[str, float], window: float) -> dict[str, float]:
+    """``{"servers", "nginx", "client", "postgres", "redis", "other" (the machine less the rest:
+    others' work, the kernel's network stack is in the processes' own system time), "machine"}`` in
+    % of one core over ``window`` seconds, from ``used`` (CPU seconds by :func:`cpu_sample`'s keys)."""
+    parts = {
+        "servers": sum(used[w.name] for w in procs if w.server),
+        "nginx": sum(used[w.name] for w in procs if not w.server),
+        "client": used["client"],
+        "postgres": used["postgres"],
+        "redis": used["redis"],
+    }
+    parts["other"] = used["machine"] - sum(parts.values())
+    parts["machine"] = used["machine"]
+    return {k: round(100 * v / window, 1) for k, v in parts.items()}
+
+
+async def _exited(pid: int, fleet: Fleet | None, timeout: float = 120.0) -> tuple[float | None, int | None]:
+    """Wait until process ``pid`` has exited. :returns: ``(seconds it took, exit status)`` (the status
+    only for a process started here; ``(None, None)`` when it still runs after ``timeout``)."""
+    t = time.perf_counter()
+    server = next((s for s in fleet.servers if s.pid == pid), None) if fleet else None
+    while time.perf_counter() - t < timeout:
+        if server is not None:
+            if not server.alive():
+                return time.perf_counter() - t, server.proc.returncode if server.proc else None
+        else:
+            try:
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                    return time.perf_counter() - t, None
+            except OSError:
+                return time.perf_counter() - t, None
+        await asyncio.sleep(0.05)
+    return None, None
+
+
+async def drive(options: Options, base_url: str, server_pids: list[int], fleet: Fleet | None = None) -> dict[str, Any]:
+    """Register the pool, run the matches over the window and measure; the servers are already up.
+
+    :param server_pids: the server processes (with ``fleet``, its servers are used instead).
+    :param fleet: the processes started here (their deaths fail the run; its proxy is reported).
+    :returns: the report (see :func:`run`), without ``server_log``, ``proxy_log`` and ``prototype``.
+    :raises LoadError: sign-up failed, or a process started here died (a ramp that times
         out is counted as the error ``ramp_timeout`` and measured anyway).
     """
     raise_open_files(options.matches * 2)
     load = LoadRun(options, base_url)
+    procs = watched_processes(server_pids, fleet)
+    server_pids = [w.pid for w in procs if w.server]
+    proxy_pids = [w.pid for w in procs if not w.server]
     slots: list[asyncio.Task[None]] = []
+    check: dict[str, Any] | None = None
     try:
         t = time.perf_counter()
         await load.register()
@@ -920,11 +1387,12 @@ async def drive(
         rss_before = await settled_rss(server_pids) if server_pids else None
         rss_before_by = rss_by_process(server_pids)
         rss_before_listed = rss_kib_listed(server_pids)
+        rss_before_each = {w.name: (rss_kib([w.pid]), rss_kib_one(w.pid)) for w in procs}
         slots = [asyncio.create_task(load.slot(i)) for i in range(options.matches)]
         t = time.perf_counter()
         ramp_complete = True
         try:
-            await _wait_alive(load.all_started.wait(), options.ramp_timeout, server)
+            await _wait_alive(load.all_started.wait(), options.ramp_timeout, fleet)
         except TimeoutError:  # overloaded: measure anyway, and say so
             ramp_complete = False
             load.count_error("ramp_timeout")
@@ -935,22 +1403,29 @@ async def drive(
             f"{'' if ramp_complete else ' (ramp timed out)'}; errors so far {dict(load.stats.errors)}; "
             f"warm-up {options.warmup} s",
         )
-        await _wait_alive(asyncio.sleep(options.warmup), options.warmup + 60, server)
-        cpu0_server, cpu0_client, busy0 = cpu_seconds(server_pids), time.process_time(), machine_busy_seconds()
+        await _wait_alive(asyncio.sleep(options.warmup), options.warmup + 60, fleet)
+        cpu0 = cpu_sample(procs)
+        cpu_last: dict[str, float] = {}  # a process stopped on purpose: its CPU until then
+        load.stats.window_start = t0 = time.perf_counter()
         load.stats.measuring = True
-        t0 = time.perf_counter()
-        await _wait_alive(asyncio.sleep(options.seconds), options.seconds + 60, server)
+        if options.reconnect_check:
+            await _wait_alive(asyncio.sleep(options.seconds / 2), options.seconds + 60, fleet)
+            check = await _stop_one(options, load, procs, fleet, t0, cpu_last)
+            await _wait_alive(asyncio.sleep(options.seconds / 2), options.seconds + 60, fleet)
+        else:
+            await _wait_alive(asyncio.sleep(options.seconds), options.seconds + 60, fleet)
         cap = options.max_seconds if options.max_seconds is not None else max(options.seconds * 10, 300.0)
         while load.stats.acked < options.min_actions and time.perf_counter() - t0 < cap:
-            await _wait_alive(asyncio.sleep(0.2), 60, server)
+            await _wait_alive(asyncio.sleep(0.2), 60, fleet)
         load.stats.measuring = False
         window = time.perf_counter() - t0
-        cpu_server = cpu_seconds(server_pids) - cpu0_server if server_pids else None
-        cpu_client = time.process_time() - cpu0_client
-        busy = machine_busy_seconds() - busy0
+        cpu1 = {**cpu_sample(procs), **cpu_last}
+        used = {k: cpu1[k] - cpu0[k] for k in cpu0}
         rss_end = rss_kib(server_pids) if server_pids else None
         rss_end_by = rss_by_process(server_pids)
         rss_end_listed = rss_kib_listed(server_pids)
+        rss_end_each = {w.name: (rss_kib([w.pid]), rss_kib_one(w.pid)) for w in procs}
+        held = established_by_port([w.port for w in procs if w.port is not None])
         sockets = load.stats.sockets_open
         _log(options, f"measured {window:.1f} s; closing {sockets} sockets")
     finally:
@@ -962,9 +1437,24 @@ async def drive(
             await asyncio.gather(*slots, return_exceptions=True)
         await load.aclose()
     s = load.stats
-    per_socket = _per_socket(rss_before, rss_end, sockets)
-    per_socket_listed = _per_socket(rss_before_listed, rss_end_listed, sockets)
-    return {
+    per_socket = _per_socket(rss_before, rss_end, sockets) if check is None else None  # (one process is gone)
+    per_socket_listed = _per_socket(rss_before_listed, rss_end_listed, sockets) if check is None else None
+    split = cpu_split(procs, used, window) if window > 0 else {}
+    processes = [
+        {
+            "name": w.name,
+            "pid": w.pid,
+            "port": w.port,
+            "rss_kib": {"before": rss_before_each[w.name][0], "end": rss_end_each[w.name][0]},
+            "rss_own_kib": {"before": rss_before_each[w.name][1], "end": rss_end_each[w.name][1]},
+            "cpu_percent": round(100 * used[w.name] / window, 1) if window > 0 else None,
+            "connections_end": held.get(w.port) if w.port is not None else None,
+        }
+        for w in procs
+    ]
+    proxy_before = sum(v[0] or 0 for k, v in rss_before_each.items() if k == "nginx") if proxy_pids else None
+    proxy_end = sum(v[0] or 0 for k, v in rss_end_each.items() if k == "nginx") if proxy_pids else None
+    report = {
         "game": options.game,
         "game_options": options.game_options,
         "matches": options.matches,
@@ -979,6 +1469,7 @@ async def drive(
         "actions": s.acked,
         "actions_total": s.acked_total,
         "actions_per_s": round(s.acked / window, 2) if window > 0 else 0.0,
+        "acks_by_second": s.acks_by_second,
         "act_latency_ms": summarize_ms(s.act_latency),
         "match_start_ms": summarize_ms(s.start_latency_all, (0.5, 0.99)),
         "match_start_window_ms": summarize_ms(s.start_latency_window, (0.5, 0.99)),
@@ -986,16 +1477,88 @@ async def drive(
         "matches_finished": s.matches_finished,
         "matches_finished_window": s.matches_finished_window,
         "errors": dict(sorted(s.errors.items())),
+        "closes": dict(sorted(s.closes.items())),
+        "reconnects": s.reconnects,
+        "reconnect_ms": summarize_ms(s.reconnect_latency, (0.5, 0.99)),
+        "inflight_at_close": s.inflight_at_close,
+        "inflight_applied": s.inflight_applied,
         "server_pids": server_pids,
+        "server_processes": len(server_pids),
+        "proxy": bool(proxy_pids),
+        "processes": processes,
         "server_rss_kib": {"before": rss_before, "end": rss_end},
         "server_rss_by_process_kib": {"before": rss_before_by, "end": rss_end_by},
         "rss_per_socket_kib": per_socket,
         "server_rss_listed_kib": {"before": rss_before_listed, "end": rss_end_listed},
         "rss_per_socket_listed_kib": per_socket_listed,
-        "server_cpu_percent": round(100 * cpu_server / window, 1) if cpu_server is not None and window > 0 else None,
-        "client_cpu_percent": round(100 * cpu_client / window, 1) if window > 0 else None,
-        "machine_cpu_percent": round(100 * busy / window, 1) if window > 0 else None,
+        "proxy_rss_kib": {"before": proxy_before, "end": proxy_end},
+        "proxy_rss_per_socket_kib": _per_socket(proxy_before, proxy_end, sockets),
+        "server_cpu_percent": split.get("servers") if server_pids else None,
+        "client_cpu_percent": split.get("client"),
+        "machine_cpu_percent": split.get("machine"),
+        "cpu_split_percent": split,
         "cores": os.cpu_count(),
+    }
+    if check is not None:
+        report["reconnect_check"] = _check_report(check, load, window)
+    return report
+
+
+async def _stop_one(
+    options: Options, load: LoadRun, procs: list[Watched], fleet: Fleet | None, t0: float, cpu_last: dict[str, float]
+) -> dict[str, Any]:
+    """The reconnect check's kill: SIGTERM to the last server process (its CPU so far goes into
+    ``cpu_last``), noted in the fleet as stopped on purpose, its exit awaited in the background.
+
+    :returns: ``{"name", "pid", "at" (perf_counter), "at_s" (into the window), "acked_before",
+        "errors_before", "exit" (the task awaiting its exit)}``.
+    """
+    victim = [w for w in procs if w.server][-1]
+    cpu_last[victim.name] = cpu_seconds([victim.pid])
+    if fleet is not None:
+        fleet.stopped.add(victim.pid)
+    at = time.perf_counter()
+    os.kill(victim.pid, signal.SIGTERM)
+    _log(options, f"reconnect check: SIGTERM to {victim.name} (pid {victim.pid}) at {at - t0:.1f} s")
+    return {
+        "name": victim.name,
+        "pid": victim.pid,
+        "at": at,
+        "at_s": round(at - t0, 3),
+        "acked_before": load.stats.acked,
+        "errors_before": Counter(load.stats.errors),
+        "exit": asyncio.create_task(_exited(victim.pid, fleet)),
+    }
+
+
+def _check_report(check: dict[str, Any], load: LoadRun, window: float) -> dict[str, Any]:
+    """The reconnect check's part of the report: ``{"name", "pid", "at_s", "exit_s" (seconds from
+    SIGTERM to exit; None: still running at the end), "returncode", "acked_before", "acked_after",
+    "per_s_before", "per_s_after", "closes", "reconnects", "reconnect_ms", "inflight_at_close",
+    "inflight_applied", "errors_after" ({code: count} since the kill)}``."""
+    s = load.stats
+    exit_task: asyncio.Task[tuple[float | None, int | None]] = check["exit"]
+    exit_s, returncode = exit_task.result() if exit_task.done() else (None, None)
+    if not exit_task.done():
+        exit_task.cancel()
+    after = s.acked - check["acked_before"]
+    rest = window - check["at_s"]
+    return {
+        "name": check["name"],
+        "pid": check["pid"],
+        "at_s": check["at_s"],
+        "exit_s": round(exit_s, 2) if exit_s is not None else None,
+        "returncode": returncode,
+        "acked_before": check["acked_before"],
+        "acked_after": after,
+        "per_s_before": round(check["acked_before"] / check["at_s"], 1) if check["at_s"] > 0 else None,
+        "per_s_after": round(after / rest, 1) if rest > 0 else None,
+        "closes": dict(sorted(s.closes.items())),
+        "reconnects": s.reconnects,
+        "reconnect_ms": summarize_ms(s.reconnect_latency, (0.5, 0.99)),
+        "inflight_at_close": s.inflight_at_close,
+        "inflight_applied": s.inflight_applied,
+        "errors_after": dict(sorted((s.errors - check["errors_before"]).items())),
     }
 
 
@@ -1006,17 +1569,17 @@ def _per_socket(before: int | None, end: int | None, sockets: int) -> float | No
     return round((end - before) / sockets, 1)
 
 
-async def _wait_alive(awaitable: Any, timeout: float, server: Server | None) -> None:
-    """Await ``awaitable`` within ``timeout`` seconds, failing early if ``server`` dies.
+async def _wait_alive(awaitable: Any, timeout: float, fleet: Fleet | None) -> None:
+    """Await ``awaitable`` within ``timeout`` seconds, failing early if a process of ``fleet`` dies.
 
-    :raises TimeoutError: not done in time. :raises LoadError: ``server_died``.
+    :raises TimeoutError: not done in time. :raises LoadError: ``server_died``, ``proxy_died``.
     """
     task = asyncio.ensure_future(awaitable)
     end = time.monotonic() + timeout
     try:
         while not task.done():
-            if server is not None and not server.alive():
-                raise LoadError("server_died", server.log()[-3000:])
+            if fleet is not None:
+                fleet.check()
             left = end - time.monotonic()
             if left <= 0:
                 raise TimeoutError
@@ -1029,25 +1592,45 @@ async def _wait_alive(awaitable: Any, timeout: float, server: Server | None) -> 
                 await task
 
 
+def merge_logs(scans: list[dict[str, Any]]) -> dict[str, Any]:
+    """One :func:`scan_log` result (with ``path``) for several logs: counts summed, the first of
+    each kind of line and the first traceback (of the first log that has one), paths joined."""
+    return {
+        "path": ", ".join(scan["path"] for scan in scans),
+        "tracebacks": sum(scan["tracebacks"] for scan in scans),
+        "error_lines": sum(scan["error_lines"] for scan in scans),
+        "warning_lines": sum(scan["warning_lines"] for scan in scans),
+        "first_error": next((scan["first_error"] for scan in scans if scan["first_error"]), []),
+        "first_warning": next((scan["first_warning"] for scan in scans if scan["first_warning"]), []),
+        "first_traceback": next((scan["first_traceback"] for scan in scans if scan["first_traceback"]), ""),
+    }
+
+
 async def run(options: Options) -> dict[str, Any]:
-    """The whole run: start the server (unless ``options.url``), drive it, stop it, and run the
-    prototype when asked.
+    """The whole run: start the servers and the proxy (unless ``options.url``), drive them, stop
+    them, and run the prototype when asked.
 
     :returns: the report, a JSON-able dict: ``game``, ``matches``, ``think_s``, ``window_s``,
         ``users``, ``sockets`` (open at the end of the window), ``actions`` and ``actions_per_s``
-        (acks received in the window), ``act_latency_ms`` ``{"count", "p50", "p90", "p99", "max"}``,
-        ``match_start_ms`` (every start, the ramp included) and ``match_start_window_ms`` ``{"count",
-        "p50", "p99"}`` (ms), ``matches_started``, ``matches_finished``, ``errors`` ``{code: count}``,
-        ``server_rss_kib`` ``{"before", "end"}`` (KiB, None without a process to read),
-        ``rss_per_socket_kib``, ``server_cpu_percent``, ``client_cpu_percent`` and
-        ``machine_cpu_percent`` (everything on the machine: others' work shows there), in % of one
-        core over the window, ``server_log`` (``{"path", "tracebacks", "error_lines", ...}``, when a log is
-        known) and ``prototype`` (``{"actions_per_s", "p50_ms", "p99_ms", "line"}`` or
-        ``{"error"}``, with ``options.prototype``).
-    :raises LoadError: a step failed (see :func:`drive`), or the server did not start.
+        (acks received in the window), ``acks_by_second`` (a list, one count per second of the
+        window), ``act_latency_ms`` ``{"count", "p50", "p90", "p99", "max"}``, ``match_start_ms``
+        (every start, the ramp included) and ``match_start_window_ms`` ``{"count", "p50", "p99"}``
+        (ms), ``matches_started``, ``matches_finished``, ``errors`` ``{code: count}``, ``closes``
+        ``{close code: sockets the server closed}``, ``reconnects``, ``reconnect_ms``,
+        ``inflight_at_close``, ``inflight_applied``, ``server_rss_kib`` ``{"before", "end"}`` (KiB,
+        None without a process to read), ``rss_per_socket_kib``, ``proxy_rss_kib``,
+        ``processes`` (one ``{"name", "pid", "port", "rss_kib" {"before", "end"} (with its
+        children), "rss_own_kib", "cpu_percent", "connections_end"}`` per server and for nginx),
+        ``cpu_split_percent`` ``{"servers", "nginx", "client", "postgres", "redis", "other",
+        "machine"}``, ``server_cpu_percent``, ``client_cpu_percent`` and ``machine_cpu_percent``
+        (everything on the machine: others' work shows there), in % of one core over the window,
+        ``reconnect_check`` (with ``--reconnect-check``: see :func:`_check_report`), ``server_log``
+        (``{"path", "tracebacks", "error_lines", ...}``, when a log is known; several logs merged,
+        each in ``server_logs``), ``proxy_log`` (:func:`scan_nginx`) and ``prototype``
+        (``{"actions_per_s", "p50_ms", "p99_ms", "line"}`` or ``{"error"}``, with ``options.prototype``).
+    :raises LoadError: a step failed (see :func:`drive`), or a server or the proxy did not start.
     """
-    server: Server | None = None
-    log_path = options.server_log
+    fleet: Fleet | None = None
     try:
         if options.url:
             base_url, pids = options.url, list(options.server_pids)
@@ -1055,36 +1638,29 @@ async def run(options: Options) -> dict[str, Any]:
             raise_open_files(options.matches * 2)
             _log(options, f"preparing {options.database} (reset={options.reset_database})")
             await prepare_database(options.database, options.reset_database)
-            port = free_port()
-            if log_path is None:
-                log_path = Path(tempfile.mkstemp(prefix="arena-load-", suffix=".log")[1])
-            argv = [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "--factory",
-                "app.main:create_app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--log-level",
-                "warning",
-                "--ws-max-size",
-                "65536",
-                "--no-proxy-headers",
-            ]
-            server = Server(argv, ROOT, load_env(options.database, options.redis), log_path, port)
-            await server.start("/healthz")
-            base_url = server.base_url
-            pids = [server.pid] if server.pid else []
-            _log(options, f"server pid {server.pid} at {base_url}, log {log_path}")
-        report = await drive(options, base_url, pids, server)
+            fleet = Fleet()
+            await fleet.start(options, options.server_log)
+            base_url = fleet.base_url
+            pids = [s.pid for s in fleet.servers if s.pid]
+            for i, server in enumerate(fleet.servers):
+                _log(options, f"server {i + 1}: pid {server.pid} at {server.base_url}, log {server.log_path}")
+            if fleet.proxy is not None:
+                _log(options, f"nginx: pid {fleet.proxy.pid} at {fleet.proxy.base_url}, in {fleet.proxy_dir}")
+        report = await drive(options, base_url, pids, fleet)
     finally:
-        if server is not None:
-            await server.stop()
-    if log_path is not None and log_path.exists():
-        report["server_log"] = {"path": str(log_path), **scan_log(log_path.read_text(errors="replace"))}
+        if fleet is not None:
+            await fleet.stop()
+    if fleet is not None:
+        paths = [server.log_path for server in fleet.servers]
+    else:
+        paths = [options.server_log] if options.server_log is not None else []
+    scans = [{"path": str(p), **scan_log(p.read_text(errors="replace"))} for p in paths if p.exists()]
+    if scans:
+        report["server_log"] = scans[0] if len(scans) == 1 else merge_logs(scans)
+        if len(scans) > 1:
+            report["server_logs"] = scans
+    if fleet is not None and fleet.proxy_dir is not None:
+        report["proxy_log"] = scan_nginx(fleet.proxy_dir)
     if options.prototype is not None:
         try:
             report["prototype"] = await run_prototype(options)
@@ -1188,6 +1764,8 @@ def format_report(report: dict[str, Any]) -> str:
     proto_kib = proto.get("server_rss_kib_end")
     proto_rss = f"- / {proto_kib / 1024:.1f} MiB" if proto_kib else "-"
     mib = {k: (v / 1024 if v is not None else None) for k, v in rss.items()}
+    pmib = {k: (v / 1024 if v is not None else None) for k, v in report["proxy_rss_kib"].items()}
+    rec = report["reconnect_ms"]
     rows: list[tuple[str, str, str]] = [
         ("actions/s (acked)", _fmt(report["actions_per_s"]), _fmt(proto.get("actions_per_s"))),
         ("acts acked in window", _fmt(report["actions"]), "-"),
@@ -1215,15 +1793,30 @@ def format_report(report: dict[str, Any]) -> str:
         ("server RSS before / end", f"{_fmt(mib['before'])} / {_fmt(mib['end'])} MiB", proto_rss),
         ("server RSS per socket", _fmt(report["rss_per_socket_kib"], " KiB"), "-"),
         ("  socket processes only", _fmt(report["rss_per_socket_listed_kib"], " KiB"), "-"),
+        (
+            "nginx RSS before / end",
+            f"{_fmt(pmib['before'])} / {_fmt(pmib['end'])} MiB" if report["proxy"] else "-",
+            "-",
+        ),
+        ("nginx RSS per socket", _fmt(report["proxy_rss_per_socket_kib"], " KiB"), "-"),
         ("server CPU (% of a core)", _fmt(report["server_cpu_percent"], " %"), "-"),
         ("load client CPU (% of a core)", _fmt(report["client_cpu_percent"], " %"), "-"),
         (f"machine CPU busy (of {report['cores']} cores)", _fmt(report["machine_cpu_percent"], " %"), "-"),
         ("errors", ", ".join(f"{k}={v}" for k, v in report["errors"].items()) or "none", "-"),
+        ("sockets closed by the server", ", ".join(f"{k}={v}" for k, v in report["closes"].items()) or "none", "-"),
+        (
+            "reconnects (p50/p99)",
+            f"{report['reconnects']}"
+            + (f" ({_fmt(rec.get('p50'))} / {_fmt(rec.get('p99'))} ms)" if report["reconnects"] else ""),
+            "-",
+        ),
     ]
+    setup = f"{report['server_processes']} process{'es' if report['server_processes'] != 1 else ''}"
+    setup += " behind nginx" if report["proxy"] else ""
     title = (
         f"{report['game']} {json.dumps(report['game_options']) if report['game_options'] else ''}".strip()
         + f": {report['matches']} matches, think {report['think_s']:g} s, {report['users']} players, "
-        f"window {report['window_s']:.1f} s after {report['warmup_s']:g} s warm-up"
+        f"window {report['window_s']:.1f} s after {report['warmup_s']:g} s warm-up, {setup}"
     )
     widths = (34, 26, 16)
     lines = [
@@ -1232,6 +1825,7 @@ def format_report(report: dict[str, Any]) -> str:
     ]
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    lines += format_processes(report)
     if "error" in proto:
         lines.append(f"prototype failed: {proto['error'][:500]}")
     elif proto.get("line"):
@@ -1247,18 +1841,80 @@ def format_report(report: dict[str, Any]) -> str:
         for kind in ("error", "warning"):
             if log[f"first_{kind}"]:
                 lines.append(f"first {kind} lines:\n" + "\n".join("  " + line[:300] for line in log[f"first_{kind}"]))
+    nginx = report.get("proxy_log")
+    if nginx:
+        statuses = ", ".join(f"{k}={v}" for k, v in nginx["statuses"].items()) or "none"
+        upstreams = ", ".join(f"{k}={v}" for k, v in nginx["upstreams"].items()) or "none"
+        lines.append(
+            f"nginx {nginx['path']}: {nginx['error_lines']} error lines, {nginx['warning_lines']} warnings; "
+            f"responses by status {statuses}; by upstream {upstreams}"
+        )
+        if nginx["first_error"]:
+            lines.append("first nginx errors:\n" + "\n".join("  " + line[:300] for line in nginx["first_error"]))
     return "\n".join(lines)
 
 
+def format_processes(report: dict[str, Any]) -> list[str]:
+    """The lines after the main table: one per process, the CPU split, the reconnect check."""
+    lines: list[str] = []
+    if report["processes"]:
+        widths = (18, 8, 7, 30, 20, 12)
+        heads = ("process", "pid", "port", "RSS before / end (+children)", "CPU (% of a core)", "sockets end")
+        lines.append("")
+        lines.append("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)))
+        for proc in report["processes"]:
+            before, end = (proc["rss_kib"][k] for k in ("before", "end"))
+            rss = f"{_fmt(before / 1024 if before else None)} / {_fmt(end / 1024 if end else None)} MiB"
+            cpu, held = _fmt(proc["cpu_percent"], " %"), _fmt(proc["connections_end"])
+            row = (proc["name"], str(proc["pid"]), str(proc["port"] or "-"), rss, cpu, held)
+            lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    split = report.get("cpu_split_percent") or {}
+    if split:
+        names = {"servers": "servers", "nginx": "nginx", "client": "load client", "postgres": "PostgreSQL"}
+        names |= {"redis": "Redis", "other": "other", "machine": "machine"}
+        shown = {k: v for k, v in split.items() if k != "nginx" or report["proxy"]}
+        parts = ", ".join(f"{names[k]} {v:.1f}" for k, v in shown.items())
+        lines.append(
+            f"CPU split over the window (% of one core; {report['cores']} cores = {report['cores']}00 %): {parts}"
+        )
+    check = report.get("reconnect_check")
+    if check:
+        rec = check["reconnect_ms"]
+        exit_s = f"exited after {check['exit_s']:.1f} s" if check["exit_s"] is not None else "STILL RUNNING at the end"
+        lines += [
+            f"reconnect check: SIGTERM to {check['name']} (pid {check['pid']}) at {check['at_s']:.1f} s, {exit_s} "
+            f"(status {check['returncode']})",
+            f"  acked before {check['acked_before']:,} ({_fmt(check['per_s_before'])}/s), after "
+            f"{check['acked_after']:,} ({_fmt(check['per_s_after'])}/s)",
+            f"  closes {', '.join(f'{k}={v}' for k, v in check['closes'].items()) or 'none'}; reconnects "
+            f"{check['reconnects']} (p50 {_fmt(rec.get('p50'))} ms, p99 {_fmt(rec.get('p99'))} ms); acts in flight "
+            f"at close {check['inflight_at_close']}, applied {check['inflight_applied']}",
+            f"  errors after the kill: {', '.join(f'{k}={v}' for k, v in check['errors_after'].items()) or 'none'}",
+            f"  acks per second: {' '.join(str(n) for n in report['acks_by_second'])}",
+        ]
+    return lines
+
+
+def _interrupted(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run from the command line; print the table (errors seen are in it). :returns: 0, or 1 when
-    the run itself failed (server would not start or died, sign-ups refused)."""
+    """Run from the command line; print the table (errors seen are in it). :returns: 0, 1 when the
+    run itself failed (a server or the proxy would not start or died, sign-ups refused), 130 when
+    interrupted (Ctrl-C, SIGTERM). Whatever was started is stopped in every case."""
     options = parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
         report = asyncio.run(run(options))
     except (LoadError, ValueError) as exc:
         print(f"load run failed: {exc}"[:5000], file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("load run interrupted", file=sys.stderr)
+        return 130
+    finally:
+        kill_leftovers()
     print(format_report(report))
     if options.json_path is not None:
         options.json_path.write_text(json.dumps(report, indent=2, default=str) + "\n")
