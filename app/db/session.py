@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -26,7 +28,7 @@ def make_engine(url: str, **kwargs: object) -> AsyncEngine:
         def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA journal_mode=WAL")
+            _wal(cur)
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
 
@@ -35,6 +37,22 @@ def make_engine(url: str, **kwargs: object) -> AsyncEngine:
     # the server dropped fails its first use, is discarded, and the pool opens a new one; old ones
     # are replaced after half an hour.
     return create_async_engine(url, pool_recycle=1800, json_serializer=dumps, **kwargs)
+
+
+def _wal(cur: Any, attempts: int = 50) -> None:
+    """Put the SQLite file in WAL mode (once: the mode is kept in the file). Switching needs the
+    file to itself and does not wait for SQLite's busy timeout, so a connection that opens while
+    another writes (the sweeper's first heartbeat, at start) tries again for up to a second."""
+    for attempt in range(attempts):
+        try:
+            cur.execute("PRAGMA journal_mode")
+            if str(cur.fetchone()[0]).lower() != "wal":
+                cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError, whichever adapter raised it
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.02)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
