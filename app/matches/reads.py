@@ -79,7 +79,12 @@ class MatchReads:
             m = await session.get(Match, match_id)
             if m is None:
                 raise DomainError("not_found", f"no match {match_id}")
-            rows = await self._rows(session, match_id, max(0, m.version - TAIL_EVENTS))
+            # the row was read first: events another process committed since are not in its version
+            rows = [
+                r
+                for r in await self._rows(session, match_id, max(0, m.version - TAIL_EVENTS))
+                if r.version <= m.version
+            ]
             rules = match_rules(m)
             state = rules.decode_state(m.state) if m.state is not None else None
             pending = {int(k): rules.decode_action(v) for k, v in (m.pending or {}).items()}
