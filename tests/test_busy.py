@@ -124,3 +124,35 @@ async def test_a_hundred_acts_at_ten_matches_are_answered_or_refused_quickly(db_
         stored = [n % 2 for n, (status, *_) in enumerate(match_answers) if status == 200]
         assert sorted(stored) in ([], [0], [1], [0, 1]), stored
     assert health[0] == 200
+
+
+def test_a_socket_that_finds_no_database_connection_is_told_busy_and_may_come_back(sqlite_url):
+    """A websocket whose viewer cannot be looked up because every connection is in use gets a
+    ``busy`` frame and closes with 1013 (try again later), not an HTTP error page on a socket;
+    once a connection is free again the same viewer comes in."""
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from tests.service.test_gateway import _match, _recv, _user
+
+    settings = make_settings(sqlite_url, db_pool_size=1, db_max_overflow=0, db_pool_timeout_seconds=0.2)
+    with TestClient(create_app(settings)) as client:
+        a, b = _user(client, "alice"), _user(client, "bobby")
+        url = f"/ws/matches/{_match(client, a, b)}"
+        engine = client.app.state.engine
+        held = client.portal.call(engine.connect)
+        try:
+            with client.websocket_connect(url, headers=a) as ws:
+                frame = _recv(ws, "error")
+                assert frame["code"] == "busy" and frame["params"]["retry_after"] >= 1, frame
+                try:
+                    _recv(ws)
+                except WebSocketDisconnect as closed:
+                    assert closed.code == 1013
+                else:
+                    raise AssertionError("the socket stayed open")
+        finally:
+            client.portal.call(held.close)
+        with client.websocket_connect(url, headers=a) as ws:
+            ws.send_json({"type": "ping"})
+            assert _recv(ws, "pong")

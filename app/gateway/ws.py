@@ -32,8 +32,9 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
-from app.errors import DomainError, ErrorCode
+from app.errors import DomainError, ErrorCode, busy
 from app.gateway.budget import SocketBudget
 from app.gateway.frames import ServerFrame, encode, error_frame, pong_frame, snapshot_text
 from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
@@ -240,18 +241,21 @@ async def _serve(
 ) -> None:
     """The connection after the handshake: check the viewer, admit it to the budget, then pump
     snapshots and handle frames until either side closes."""
-    async with ws.app.state.sessionmaker() as session:
-        user = await user_from_connection(ws, session)
-    user_id = user.id if user is not None else None
     address = client_address(ws)
     try:
+        try:
+            async with ws.app.state.sessionmaker() as session:
+                user = await user_from_connection(ws, session)
+        except SQLAlchemyTimeoutError:
+            raise busy("every database connection is in use") from None
+        user_id = user.id if user is not None else None
         if not 1 <= match_id <= MAX_INT:
             raise DomainError(ErrorCode.NOT_FOUND, f"no match {match_id}", params={"match_id": match_id})
         seat, spectators = await ws.app.state.matches.viewer_seat(match_id, user_id)
         if seat is None and not spectators:
             raise DomainError(ErrorCode.UNAUTHORIZED, "this match has no spectators")
-    except DomainError as exc:
-        await _refuse(ws, exc, POLICY_VIOLATION)
+    except DomainError as exc:  # busy: try again later; anything else: this viewer may not come in
+        await _refuse(ws, exc, TRY_AGAIN_LATER if exc.code == ErrorCode.BUSY else POLICY_VIOLATION)
         return
     try:
         release = _budget(ws.app).admit(user_id, address, match_id)
