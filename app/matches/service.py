@@ -22,9 +22,10 @@ computer moves, chosen in a worker off the lock and off the event loop: :mod:`ap
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from weakref import WeakValueDictionary
@@ -73,6 +74,14 @@ class BotSeat:
 
     seat: int
     level: str | None = None
+
+
+@contextlib.asynccontextmanager
+async def _asyncpg_connection(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Any]:
+    """A pooled connection's asyncpg connection (PostgreSQL only), returned to the pool on exit."""
+    async with sessionmaker() as session:
+        conn = await session.connection()
+        yield (await conn.get_raw_connection()).driver_connection
 
 
 class MatchService(ComputerSeats, MatchReads):
@@ -533,33 +542,28 @@ class MatchService(ComputerSeats, MatchReads):
             if ctx.changed:
                 ctx.finish()
                 if fits_one_statement(before, m, ctx.rows, ctx.results):
-                    async with sessionmaker() as session:
-                        conn = await session.connection()
-                        driver: Any = (await conn.get_raw_connection()).driver_connection  # asyncpg's
+                    async with _asyncpg_connection(sessionmaker) as driver:
                         if not await store_in_one_statement(driver, before, m, ctx.rows):
                             return None
                     return self._stored(match_id, m, ctx, cached, False)
             elif m == before:
                 return m.version, None  # nothing to store
-        async with sessionmaker() as session:
-            conn = await session.connection()
-            driver = (await conn.get_raw_connection()).driver_connection
-            async with driver.transaction():
-                statements = AsyncpgStatements(driver)
-                version = await lock_version(statements, match_id, postgres=True, skip_locked=skip_locked)
-                if version is None:
-                    if skip_locked:
-                        return -1, None
-                    raise DomainError("not_found", f"no match {match_id}")
-                if version != cached.version:
-                    return None
-                m = copy_record(before)
-                ctx = WriteContext(m, self.clock.now(), self.settings, cached)
-                await body(m, ctx)
-                if ctx.changed:
-                    ctx.finish()
-                if not await store(statements, before, m, ctx.rows, ctx.results):
-                    raise DomainError("stale_version", "the match changed meanwhile; try again")
+        async with _asyncpg_connection(sessionmaker) as driver, driver.transaction():
+            statements = AsyncpgStatements(driver)
+            version = await lock_version(statements, match_id, postgres=True, skip_locked=skip_locked)
+            if version is None:
+                if skip_locked:
+                    return -1, None
+                raise DomainError("not_found", f"no match {match_id}")
+            if version != cached.version:
+                return None
+            m = copy_record(before)
+            ctx = WriteContext(m, self.clock.now(), self.settings, cached)
+            await body(m, ctx)
+            if ctx.changed:
+                ctx.finish()
+            if not await store(statements, before, m, ctx.rows, ctx.results):
+                raise DomainError("stale_version", "the match changed meanwhile; try again")
         return self._stored(match_id, m, ctx, cached, m != before)
 
     def _stored(
