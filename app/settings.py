@@ -60,7 +60,10 @@ class Settings(BaseSettings):
     #: waiting matches one player may have open at once
     max_open_matches: int = 5
     #: database connections each process keeps for requests, and how many more it may open at peaks
-    db_pool_size: int = Field(default=10, ge=1)
+    #: (a connection opened at a peak is closed when it comes back to a full pool: opening one
+    #: costs PostgreSQL a new backend, so keep enough for the usual load; at most 20 + 10 + 3 per
+    #: process keeps two processes well under PostgreSQL's default ``max_connections`` of 100)
+    db_pool_size: int = Field(default=20, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)
     #: database connections each process keeps apart for the sweeper (clocks, computer moves) and
     #: health checks, so a flood of requests never starves them

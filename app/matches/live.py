@@ -34,8 +34,8 @@ from typing import Any
 
 from app.games.core import CHANCE
 from app.jsontext import dumps
-from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent
-from app.matches.store import MatchRecord
+from app.matches.models import ABORTED, ACTIVE, FINISHED, Match
+from app.matches.store import AnyEvent, MatchRecord
 from app.matches.views import clock_of, event_views, seats_info
 from app.matches.write import match_rules
 
@@ -60,7 +60,7 @@ class StoredEvent:
     created_at: datetime
 
     @classmethod
-    def of(cls, row: MatchEvent) -> StoredEvent:
+    def of(cls, row: AnyEvent) -> StoredEvent:
         """A copy of ``row``."""
         return cls(row.version, row.seat, row.kind, row.payload, row.created_at)
 

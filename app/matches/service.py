@@ -33,7 +33,7 @@ from weakref import WeakValueDictionary
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.errors import DomainError, busy
@@ -78,9 +78,10 @@ class BotSeat:
 
 @contextlib.asynccontextmanager
 async def _asyncpg_connection(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Any]:
-    """A pooled connection's asyncpg connection (PostgreSQL only), returned to the pool on exit."""
-    async with sessionmaker() as session:
-        conn = await session.connection()
+    """A pooled connection's asyncpg connection (PostgreSQL only), returned to the pool on exit.
+    Taken from the sessionmaker's engine without a session, which would cost half as much again."""
+    engine: AsyncEngine = sessionmaker.kw["bind"]
+    async with engine.connect() as conn:
         yield (await conn.get_raw_connection()).driver_connection
 
 

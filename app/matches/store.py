@@ -78,6 +78,24 @@ class SeatRecord:
 
 
 @dataclass(slots=True)
+class EventRecord:
+    """A new ``match_events`` row as a plain object (the columns of
+    :class:`~app.matches.models.MatchEvent`): what a write on a :class:`MatchRecord` appends,
+    cheaper to make than a mapped row, which only the ORM's path needs."""
+
+    match_id: int
+    version: int
+    seat: int | None
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+#: a new ``match_events`` row: mapped (the ORM's path) or plain (the fast path)
+AnyEvent = MatchEvent | EventRecord
+
+
+@dataclass(slots=True)
 class MatchRecord:
     """A ``matches`` row and its seats as plain objects (the attributes of
     :class:`~app.matches.models.Match`). JSON columns are replaced, never changed in place, by
@@ -280,7 +298,7 @@ async def store(
     statements: Statements,
     before: MatchRecord,
     after: MatchRecord,
-    events: Sequence[MatchEvent],
+    events: Sequence[AnyEvent],
     results: Sequence[MatchResult],
 ) -> bool:
     """Store one write on the fast path: ``events`` (new ``match_events`` rows, not added to a
@@ -375,7 +393,7 @@ _ONE_STATEMENT = {with_seats: _one_statement_sql(with_seats) for with_seats in (
 
 
 def fits_one_statement(
-    before: MatchRecord, after: MatchRecord, events: Sequence[MatchEvent], results: Sequence[MatchResult]
+    before: MatchRecord, after: MatchRecord, events: Sequence[AnyEvent], results: Sequence[MatchResult]
 ) -> bool:
     """Whether :func:`store_in_one_statement` can store this write: it adds events, ends no match
     (no ``match_results``) and seats no new user (whose name would be read)."""
@@ -385,7 +403,7 @@ def fits_one_statement(
 
 
 async def store_in_one_statement(
-    driver: Any, before: MatchRecord, after: MatchRecord, events: Sequence[MatchEvent]
+    driver: Any, before: MatchRecord, after: MatchRecord, events: Sequence[AnyEvent]
 ) -> bool:
     """Store a write on PostgreSQL in one round trip, without a transaction around it: one
     statement whose CTEs insert ``events`` and update the changed seats, and whose ``UPDATE``

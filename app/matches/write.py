@@ -22,7 +22,7 @@ from app.games.core import CHANCE, Event, GameError, Outcome, chance_rng, get_ru
 from app.games.core.registry import AnyRules
 from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 from app.matches.results import result_rows
-from app.matches.store import MatchRecord
+from app.matches.store import AnyEvent, EventRecord, MatchRecord
 from app.settings import Settings
 
 if TYPE_CHECKING:
@@ -111,7 +111,9 @@ class WriteContext:
             self.rules = match_rules(m)
             self.state = self.rules.decode_state(m.state) if m.state is not None else None
             self.pending = {int(k): self.rules.decode_action(v) for k, v in (m.pending or {}).items()}
-        self.rows: list[MatchEvent] = []
+        #: the new ``match_events`` rows: plain records on a :class:`MatchRecord`, mapped rows on
+        #: a :class:`Match` (the session adds them)
+        self.rows: list[AnyEvent] = []
         #: the ``match_results`` rows, when this write ends the match
         self.results: list[MatchResult] = []
         self.state_changed = False
@@ -180,11 +182,13 @@ class WriteContext:
             "events": [e.to_json() for e in events],
             **(extra or {}),
         }
-        self.rows.append(
-            MatchEvent(
-                match_id=self.m.id, version=self.m.version, seat=seat, kind=kind, payload=payload, created_at=self.now
+        m = self.m
+        if isinstance(m, MatchRecord):
+            self.rows.append(EventRecord(m.id, m.version, seat, kind, payload, self.now))
+        else:
+            self.rows.append(
+                MatchEvent(match_id=m.id, version=m.version, seat=seat, kind=kind, payload=payload, created_at=self.now)
             )
-        )
 
     def apply(self, seat: int, action: Any, kind: str) -> int:
         """Submit ``seat``'s action through the driver and record it; then let chance act.
