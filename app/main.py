@@ -19,6 +19,7 @@ from app.api.origin import SameOriginMiddleware
 from app.db.session import make_engine, make_sessionmaker
 from app.logging import configure_logging
 from app.matches.clock import Clock
+from app.runtime import tune_gc
 from app.settings import ROOT, Settings, get_settings
 
 
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await revocations.start()
         if start_workers:
             await service.start_workers()
+        tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:

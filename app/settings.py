@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     abandon_after_seconds: int = 900
     #: waiting matches one player may have open at once
     max_open_matches: int = 5
+    #: net new container objects between the garbage collector's young collections, set with a
+    #: freeze of everything alive once the app has started (``app/runtime.py``: the defaults cost
+    #: a loaded server a third of its CPU); 0 leaves Python's collector as it is
+    gc_young_threshold: int = Field(default=10_000, ge=0)
     #: database connections each process keeps for requests, and how many more it may open at peaks
     #: (a connection opened at a peak is closed when it comes back to a full pool: opening one
     #: costs PostgreSQL a new backend, so keep enough for the usual load; at most 20 + 10 + 3 per

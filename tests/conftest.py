@@ -116,6 +116,7 @@ def make_settings(url: str, **overrides) -> Settings:
         ws_rate_limit="1000/second",
         ws_user_rate_limit="1000/second",
         ws_address_rate_limit="1000/second",
+        gc_young_threshold=0,  # a freeze would keep every earlier test app's garbage
     )
     values.update(overrides)
     return Settings(**values)
