@@ -530,3 +530,29 @@ def test_random_games_end_quickly_at_every_count(players):
 def test_strength_helper_sees_attachments():
     state = position([(1, "s3", 0, C), (2, "z_attach", 0, C)], fields={2: {"host": 1}})
     assert strength(state, 1) == 5 and uids(state) == {1, 2}
+
+
+def test_derived_values_are_remembered_by_field_and_never_mixed_up():
+    """``derive`` remembers values by the field (cards, owners, attachments) and the last state:
+    on every position of random games of two card sets, and on the same position with a
+    creature attached elsewhere, it gives what a fresh computation gives."""
+    from app.games.core.driver import submit
+    from app.games.treasure_beasts.properties import _derive, derive
+    from app.games.treasure_beasts.rules import TreasureBeasts
+
+    checked = 0
+    for rules in (RULES, TreasureBeasts(FIXTURES), RULES):
+        for seed in range(3):
+            _, log = play_out(rules, 3, rng=random.Random(seed), max_steps=20_000)
+            state, pending = rules.initial_state(3, {}), {}
+            for record in log:
+                assert derive(rules.book, state) == _derive(rules.book, state)
+                checked += 1
+                step = submit(rules, state, pending, record.seat, rules.decode_action(record.action))
+                state, pending = step.state, step.pending
+    assert checked > 300
+    # the same uids with another host: a different field, different values
+    base = position([(1, "s3", 0, C), (2, "z_attach", 0, C), (3, "s3", 0, C)], fields={2: {"host": 1}})
+    moved = evolve(base, creatures=tuple(evolve(c, host=3) if c.uid == 2 else c for c in base.creatures))
+    assert derive(FIXTURES, base)[1].strength == 5 and derive(FIXTURES, base)[3].strength == 3
+    assert derive(FIXTURES, moved)[1].strength == 3 and derive(FIXTURES, moved)[3].strength == 5

@@ -21,20 +21,37 @@ from ..core.rules import Event
 from ..core.state import evolve
 from .abilities import resolve
 from .actions import Join, Lose, Strike, Target, TBAction
-from .data import CardBook, Stats
-from .properties import attackers, derive, guard_map, guards_against, may_attack, reaches
+from .data import CENTER, CardBook, Stats
+from .properties import attackers, derive, guard_map, guards_against, may_attack
 from .state import ATTACK, ATTACKED, LOSSES, MAIN, NO_HOST, Attack, State
 from .zones import leave
 
 
-def legal_targets(state: State, stats: Mapping[int, Stats]) -> list[Target]:
-    """Enemy creatures at least one of the active seat's creatures may attack."""
+def legal_targets(
+    state: State, stats: Mapping[int, Stats], guards: Mapping[int, frozenset[int]] | None = None
+) -> list[Target]:
+    """Enemy creatures at least one of the active seat's creatures may attack.
+
+    :param guards: :func:`~.properties.guard_map` of this state, when the caller has it already.
+    """
     seat = state.active
     mine = attackers(state, stats)
     if not mine:
         return []
-    guards = guard_map(state, stats)
+    if guards is None:
+        guards = guard_map(state, stats)
     per_owner = {owner: guards_against(state, guards, seat, owner) for owner in range(state.num_players)}
+    # what reaches a target depends only on these four facts of an attacker (properties.reaches),
+    # so each distinct combination is tried once per target, not each attacker
+    kinds = {
+        (
+            "interception" in (p := stats[a.uid].props),
+            a.zone == CENTER,
+            "attentiveness" in p,
+            "flight" in p or "jump" in p,
+        )
+        for a in mine
+    }
     out = []
     for t in state.creatures:
         if t.owner == seat or t.host != NO_HOST:
@@ -42,8 +59,12 @@ def legal_targets(state: State, stats: Mapping[int, Stats]) -> list[Target]:
         g = per_owner[t.owner]
         if g and t.uid not in g:
             continue
-        if any(reaches(state, stats, a, t) for a in mine):
-            out.append(Target(t.uid))
+        tprops = stats[t.uid].props
+        centre, stealth, flying = t.zone == CENTER, "stealth" in tprops, "flight" in tprops
+        for intercepts, in_centre, attentive, flies in kinds:
+            if (intercepts or (in_centre and centre)) and (attentive or not stealth) and (flies or not flying):
+                out.append(Target(t.uid))
+                break
     return out
 
 

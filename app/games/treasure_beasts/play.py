@@ -18,11 +18,11 @@ from ..core.state import evolve
 from .abilities import gain_from_center, pay_to_center, resolve, transfer
 from .actions import Activate, AltUse, Attach, Deploy, Move, Pass, Reattach, Steal, Take, TBAction
 from .attacks import legal_targets
-from .data import CENTER, ZONE_INDEX, ZONES, CardBook, Stats
+from .data import CENTER, START, ZONE_INDEX, ZONES, CardBook, Stats
 from .properties import center_open, derive, guard_map, may_act, treasury_open
 from .state import ACTIVATED, NO_HOST, TAKE, THEFT, Creature, State, opponents, with_creature, with_player
 from .turns import end_turn
-from .zones import Trigger, attach_hosts, enter, move_targets, place
+from .zones import Trigger, attach_hosts, enter, place
 
 
 def take_amount(state: State, stats: Stats) -> int:
@@ -69,29 +69,38 @@ def legal_main(book: CardBook, state: State) -> list[TBAction]:
     seat = state.active
     stats = derive(book, state)
     guards = guard_map(state, stats)
+    activated = book.activated
     out: list[TBAction] = []
     for c in state.creatures:
         if c.owner != seat:
             continue
-        s = stats[c.uid]
-        if may_take(state, stats, c, guards):
-            out.append(Take(c.uid))
-        out.extend(Steal(c.uid, v) for v in theft_victims(state, stats, c, guards))
-        if c.card in book.activated and may_act(state, c, ACTIVATED):
+        attached = c.host != NO_HOST
+        if c.ready and not attached and c.zone == CENTER:  # what may_take and theft_victims need first
+            if may_take(state, stats, c, guards):
+                out.append(Take(c.uid))
+            if "theft" in stats[c.uid].props:
+                out.extend([Steal(c.uid, v) for v in theft_victims(state, stats, c, guards)])
+        if c.ready and c.card in activated and may_act(state, c, ACTIVATED):
             out.append(Activate(c.uid))
-        out.extend(Move(c.uid, z) for z in move_targets(c, s))
-        if c.host != NO_HOST and not c.fresh and not c.reattached:
-            hosts = attach_hosts(book, state, stats, seat, c.card, s.props, c.uid, guards)
-            out.extend(Reattach(c.uid, h) for h in hosts if h != c.host)
-    out.extend(legal_targets(state, stats))
+        if not c.fresh:
+            if not attached:
+                if c.moves < stats[c.uid].moves:
+                    out.extend([Move(c.uid, z) for z in (c.zone - 1, c.zone + 1) if START <= z <= CENTER])
+            elif not c.reattached:
+                hosts = attach_hosts(book, state, stats, seat, c.card, stats[c.uid].props, c.uid, guards)
+                out.extend([Reattach(c.uid, h) for h in hosts if h != c.host])
+    out.extend(legal_targets(state, stats, guards))
     player = state.players[seat]
     if state.ap >= 1:
+        cards = book.cards
         for card in sorted(set(player.hand), key=book.order.__getitem__):
-            data = book.cards[card]
+            data = cards[card]
             out.append(Deploy(card))
             if data.attach_option is not None:
                 props = frozenset(data.properties)
-                out.extend(Attach(card, h) for h in attach_hosts(book, state, stats, seat, card, props, guards=guards))
+                out.extend(
+                    [Attach(card, h) for h in attach_hosts(book, state, stats, seat, card, props, guards=guards)]
+                )
             alt = data.alternative_use
             if alt is not None and state.ap >= 1 + alt.extra_cost.ap and player.treasury >= alt.extra_cost.treasure:
                 out.append(AltUse(card))

@@ -3,7 +3,8 @@
 
 :func:`derive` folds every static effect on the field (passive abilities, attach options, active
 group abilities, the Pacifists' built-in Carrying Capacity) into one :class:`Stats` per creature.
-It is recomputed from the state whenever needed (no cache on states or rules).
+It is remembered here by the field it depends on (see :func:`derive`); states and rules carry no
+cache.
 
 Decisions where the spec is silent:
 
@@ -17,86 +18,142 @@ Decisions where the spec is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from operator import attrgetter
 
 from .data import CENTER, CardBook, Effect, Stats
 from .state import ATTACKED, NO_HOST, Creature, State
 
 
-def derive(book: CardBook, state: State) -> dict[int, Stats]:
-    """Every creature's :class:`Stats`, by uid (sections 10, 11.1 passive, 11.2, 5.2; AMBIGUITY 13)."""
+class FieldStats(dict[int, Stats]):
+    """What :func:`derive` gives: :class:`Stats` by uid, and ``threat``, the uids whose current
+    properties include Threat (ready or not), so that :func:`guard_map` skips fields without any."""
+
+    __slots__ = ("threat",)
+
+    def __init__(self, stats: dict[int, Stats]) -> None:
+        super().__init__(stats)
+        self.threat = frozenset(uid for uid, s in stats.items() if "threat" in s.props)
+
+
+def derive(book: CardBook, state: State) -> FieldStats:
+    """Every creature's :class:`Stats`, by uid (sections 10, 11.1 passive, 11.2, 5.2; AMBIGUITY 13).
+
+    The values depend only on which cards are on the field, whose they are and what is attached to
+    what, never on zones, readiness or treasure, so they are remembered by that key (:data:`_MEMO`,
+    at most :data:`_MEMO_SIZE` fields), and for the last state object asked about (:data:`_LAST`):
+    a turn of moves, takes and attacks that destroy nothing derives its field once. Callers must
+    not change the returned dict.
+    """
+    last = _LAST
+    if last is not None and last[0] is state and last[1] is book:  # asked again about one state
+        return last[2]
+    key = (book, tuple(map(_FIELD_KEY, state.creatures)))
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        found = _MEMO[key] = FieldStats(_derive(book, state))
+    globals()["_LAST"] = (state, book, found)
+    return found
+
+
+_MEMO_SIZE = 512
+#: what of a creature the values depend on: (uid, card, owner, host)
+_FIELD_KEY = attrgetter("uid", "card", "owner", "host")
+#: (state, book, stats) of the last call: the legal list, the legality check and the resolution of
+#: one step ask about the same state object
+_LAST: tuple[State, CardBook, FieldStats] | None = None
+#: (book, ((uid, card, owner, host), ...) of the field) -> stats: a pure function's memo, cleared when full
+_MEMO: dict[tuple[CardBook, tuple[tuple[int, str, int, int], ...]], FieldStats] = {}
+
+
+def _derive(book: CardBook, state: State) -> dict[int, Stats]:
+    """:func:`derive` without the memo."""
     creatures = state.creatures
     base = book.base_stats
     out = {c.uid: base[c.card] for c in creatures}
-    sources = [c for c in creatures if c.card in book.has_static]
+    has_static = book.has_static
+    sources = [c for c in creatures if c.card in has_static]
     if not sources:
         return out
     cards = book.cards
-    #: uid -> [strength added, granted, removed, extra moves, take bonus]
-    mods: dict[int, list[Any]] = {}
-    counts: dict[tuple[int, str], int] = {}
-    if any(cards[c.card].group_ability is not None for c in sources):
-        group_of = book.group_of
-        for c in creatures:
-            key = (c.owner, group_of[c.card])
-            counts[key] = counts.get(key, 0) + 1
+    group_of = book.group_of
+    #: per target uid: strength added, properties granted, properties removed, extra moves, take bonus
+    added: dict[int, int] = {}
+    granted: dict[int, set[str]] = {}
+    removed: dict[int, set[str]] = {}
+    moves: dict[int, int] = {}
+    bonus: dict[int, int] = {}
+    #: the field by owner and by (owner, group), in creature order (for "own", "enemy", "group")
+    by_owner: dict[int, list[int]] = {}
+    by_group: dict[tuple[int, str], list[int]] = {}
+    for c in creatures:
+        by_owner.setdefault(c.owner, []).append(c.uid)
+        by_group.setdefault((c.owner, group_of[c.card]), []).append(c.uid)
     applied: set[tuple[int, str]] = set()
 
-    def apply(targets: list[int], e: Effect) -> None:
-        slot = _SLOT[e.do]
-        value: Any = e.property if slot in (1, 2) else e.amount
-        for uid in targets:
-            m = mods.get(uid)
-            if m is None:
-                m = mods[uid] = [0, set(), set(), 0, 0]
-            if slot in (1, 2):
-                m[slot].add(value)
-            else:
-                m[slot] += value
+    def targets(source: Creature, target: str, group: str, everyone: bool) -> list[int]:
+        if target == "self":
+            return [source.uid]
+        if target == "host":
+            return [source.host] if source.host != NO_HOST else []
+        owner = source.owner
+        if target == "own":
+            return by_owner[owner]
+        if target == "enemy":
+            return [c.uid for c in creatures if c.owner != owner]
+        # group: the owner's creatures of the source's group (or every player's, scope "all")
+        if everyone:
+            return [c.uid for c in creatures if group_of[c.card] == group]
+        return by_group.get((owner, group), [])
 
+    def apply(uids: list[int], e: Effect) -> None:
+        do = e.do
+        if do == "strength":
+            for uid in uids:
+                added[uid] = added.get(uid, 0) + e.amount
+        elif do == "grant":
+            for uid in uids:
+                granted.setdefault(uid, set()).add(e.property)  # type: ignore[arg-type]
+        elif do == "remove":
+            for uid in uids:
+                removed.setdefault(uid, set()).add(e.property)  # type: ignore[arg-type]
+        elif do == "extra_move":
+            for uid in uids:
+                moves[uid] = moves.get(uid, 0) + e.amount
+        else:  # take_bonus
+            for uid in uids:
+                bonus[uid] = bonus.get(uid, 0) + e.amount
+
+    passive = book.passive
     for c in sources:
         card = cards[c.card]
-        for e in book.passive[c.card]:
-            apply(_static_targets(book, state, c, e.target or "self", card.group, False), e)
+        for e in passive[c.card]:
+            apply(targets(c, e.target or "self", card.group, False), e)
         if c.host != NO_HOST and card.attach_option is not None:
             for e in card.attach_option.effects:
                 apply([c.host], e)
         ga = card.group_ability
         if (
             ga is not None
-            and counts.get((c.owner, card.group), 0) >= ga.required_count
+            and len(by_group.get((c.owner, card.group), ())) >= ga.required_count
             and (c.owner, c.card) not in applied
         ):
             applied.add((c.owner, c.card))
             for e in ga.effects:
-                apply(_static_targets(book, state, c, e.target or "group", card.group, ga.scope == "all"), e)
+                apply(targets(c, e.target or "group", card.group, ga.scope == "all"), e)
 
-    for uid, (added, granted, removed, moves, bonus) in mods.items():
-        if uid not in out:
+    for uid in added.keys() | granted.keys() | removed.keys() | moves.keys() | bonus.keys():
+        b = out.get(uid)
+        if b is None:
             continue
-        b = out[uid]
-        out[uid] = Stats(max(0, b.strength + added), (b.props | granted) - removed, 1 + moves, bonus)
+        props = b.props
+        if uid in granted:
+            props = props | granted[uid]
+        if uid in removed:
+            props = props - removed[uid]
+        out[uid] = Stats(max(0, b.strength + added.get(uid, 0)), props, 1 + moves.get(uid, 0), bonus.get(uid, 0))
     return out
-
-
-#: effect -> its slot in derive's per-creature modifiers
-_SLOT = {"strength": 0, "grant": 1, "remove": 2, "extra_move": 3, "take_bonus": 4}
-
-
-def _static_targets(
-    book: CardBook, state: State, source: Creature, target: str, group: str, everyone: bool
-) -> list[int]:
-    if target == "self":
-        return [source.uid]
-    if target == "host":
-        return [source.host] if source.host != NO_HOST else []
-    if target == "own":
-        return [c.uid for c in state.creatures if c.owner == source.owner]
-    if target == "enemy":
-        return [c.uid for c in state.creatures if c.owner != source.owner]
-    # group: the owner's creatures of the source's group (or every player's, scope "all")
-    group_of = book.group_of
-    return [c.uid for c in state.creatures if (everyone or c.owner == source.owner) and group_of[c.card] == group]
 
 
 # ------------------------------------------------------------------------------- interactions
@@ -105,6 +162,9 @@ def _static_targets(
 def guard_map(state: State, stats: Mapping[int, Stats]) -> dict[int, frozenset[int]]:
     """Per seat, its ready Threat creatures on the field that are not attached (section 10, Threat);
     seats without any are absent."""
+    threat = getattr(stats, "threat", None)  # known for what derive gives
+    if threat is not None and not threat:
+        return {}
     out: dict[int, set[int]] = {}
     for c in state.creatures:
         if c.ready and c.host == NO_HOST and "threat" in stats[c.uid].props:

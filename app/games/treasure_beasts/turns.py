@@ -74,7 +74,7 @@ def finish(state: State, winners: list[int], reason: str, events: list[Event]) -
 def check_win(state: State, events: list[Event]) -> State:
     """Section 12: a seat holding 12 or more wins at once; the active seat first, then turn order
     (AMBIGUITY 16)."""
-    if state.outcome is not None:
+    if state.outcome is not None or all(p.treasury < WIN_TREASURE for p in state.players):
         return state
     for seat in turn_order(state, state.active):
         if state.players[seat].treasury >= WIN_TREASURE:

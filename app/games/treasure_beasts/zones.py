@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..core.rules import Event
 from ..core.state import evolve
 from .data import CENTER, START, ZONES, CardBook, Effect, Stats
-from .properties import guard_map, may_target
+from .properties import guard_map, guards_against
 from .state import NO_HOST, Creature, State, turn_order, with_player
 
 
@@ -131,15 +131,25 @@ def attach_hosts(
     option = book.cards[card].attach_option
     if option is None:
         return []
-    out = []
+    hosts = option.hosts
+    if hosts == "own":
+        return [h.uid for h in state.creatures if h.owner == seat and h.host == NO_HOST and h.uid != exclude]
     if guards is None:
         guards = guard_map(state, stats)
+    reaches_flyers = "flight" in props or "jump" in props
+    # properties.may_target for each enemy, its Threat guards looked up once per owner
+    limits = {owner: guards_against(state, guards, seat, owner) for owner in range(state.num_players)}
+    out = []
     for h in state.creatures:
         if h.host != NO_HOST or h.uid == exclude:
             continue
         if h.owner == seat:
-            if option.hosts != "opponent":
+            if hosts != "opponent":
                 out.append(h.uid)
-        elif option.hosts != "own" and may_target(state, stats, seat, props, h, guards):
+            continue
+        g = limits[h.owner]
+        if g and h.uid not in g:
+            continue
+        if reaches_flyers or "flight" not in stats[h.uid].props:
             out.append(h.uid)
     return out
