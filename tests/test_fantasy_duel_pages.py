@@ -101,8 +101,36 @@ def test_the_lobby_offers_the_game_options_the_engine_has(client):
     assert r.json()["options"]["packs"] == 2
 
 
+def test_the_lobby_offers_the_team_modes_of_the_spec(client):
+    """Free-for-all is the default (``teams: []``); the lobby offers 2 vs 2, 3 vs 3, 4 vs 4 and
+    2 vs 2 vs 2 with teammates apart, each of which the engine accepts for its number of seats."""
+    from app.games.core import get_rules
+
+    register(client, "fdmodes")
+    fd = {g["id"]: g for g in page_json(client.get("/lobby").text, "lobby-data")["games"]}[GAME]
+    assert fd["options"]["teams"] == []
+    modes = fd["team_modes"]
+    assert fd["team_mode_order"] == ["2v2", "3v3", "4v4", "2v2v2"]
+    assert {k: m["teams"] for k, m in modes.items()} == {
+        "2v2": [0, 1, 0, 1],
+        "3v3": [0, 1, 0, 1, 0, 1],
+        "4v4": [0, 1, 0, 1, 0, 1, 0, 1],
+        "2v2v2": [0, 1, 2, 0, 1, 2],
+    }
+    rules = get_rules(GAME)
+    for mode in modes.values():
+        teams = mode["teams"]
+        state = rules.initial_state(len(teams), rules.normalize_options({"teams": teams}))
+        assert state.config.teams == tuple(teams)
+        sizes = [teams.count(t) for t in set(teams)]
+        assert len(set(sizes)) == 1 and mode["label"] == " vs ".join(str(n) for n in sizes)
+        # the match list names the mode (the tag of option ``teams``)
+        assert fd["option_tags"]["teams"]["values"][",".join(map(str, teams))] == f"teams {mode['label']}"
+
+
 def test_a_team_match_shows_its_teams(client):
-    """The service accepts ``teams`` (the lobby form cannot send a list yet: created through the API)."""
+    """A 2 vs 2 match as the lobby's form sends it: the view gives every seat its team; a layout
+    that does not fit the number of seats is refused with ``bad_options``."""
     register(client, "fdteams")
     body = {
         "game": GAME,
@@ -114,6 +142,8 @@ def test_a_team_match_shows_its_teams(client):
     assert r.status_code == 201, r.text
     snap = client.get(f"/api/matches/{r.json()['id']}/snapshot").json()
     assert snap["view"]["teams"] == [0, 1, 0, 1] and len(snap["view"]["team_scores"]) == 2
+    r = client.post("/api/matches", json={**body, "players": 6, "computer": [{"seat": 1, "level": "random"}]})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_options", r.text
 
 
 def test_every_event_code_of_the_engine_has_words():

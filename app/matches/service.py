@@ -159,6 +159,10 @@ class MatchService(ComputerSeats, MatchReads):
         if not rules.min_players <= players <= rules.max_players:
             raise DomainError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
         opts = self._normalize_options(rules, options, has_bots=bool(bots))
+        try:  # options that depend on the number of seats (Fantasy súboj's teams, its packs)
+            rules.initial_state(players, {k: v for k, v in opts.items() if k not in SERVICE_OPTIONS})
+        except GameError as exc:
+            raise DomainError("bad_options", str(exc)) from None
         bot_by_seat: dict[int, str] = {}
         for b in bots:
             if not 0 <= b.seat < players or b.seat in bot_by_seat:

@@ -72,9 +72,11 @@ def _games() -> list[dict[str, Any]]:
                 "links": [asdict(link) for link in web.links],
                 "lobby_options": {k: dict(v) for k, v in web.lobby_options.items()},
                 "option_tags": {k: v if isinstance(v, str) else dict(v) for k, v in web.option_tags.items()},
+                "team_modes": {k: {"label": v["label"], "teams": list(v["teams"])} for k, v in web.team_modes.items()},
                 # the declared orders (the page's JSON has its keys sorted)
                 "lobby_option_order": list(web.lobby_options),
                 "option_tag_order": list(web.option_tags),
+                "team_mode_order": list(web.team_modes),
             }
         )
     return out

@@ -5,7 +5,10 @@
 // declare them (lobby_options, app/web/games/<game>.py). The creator picks their own seat and,
 // for every other seat, a person or the computer at a level: "A person" and "The computer" set
 // every other seat at once, "Choose for each seat" shows one choice per seat. "Rated" sends
-// options.rated = true.
+// options.rated = true. A game with team layouts (team_modes, app/web/games/<game>.py) offers
+// "Teams": free-for-all or a layout with one team per seat of the chosen number of players, sent as
+// options.teams; every seat choice and the plan under them then name the seat's team, and a listed
+// match groups its seats by team.
 import { api, el, formatTurn, pageData, showError } from "/static/js/api.js";
 import { errorText } from "/static/js/messages.js";
 
@@ -22,6 +25,9 @@ const levelLabel = document.getElementById("level-label");
 const levelSelect = document.getElementById("create-level");
 const seatSelect = document.getElementById("create-seat");
 const seatChoices = document.getElementById("seat-choices");
+const teamsLabel = document.getElementById("teams-label");
+const teamsSelect = document.getElementById("create-teams");
+const teamPlan = document.getElementById("team-plan");
 const turnSelect = document.getElementById("create-turn");
 const turnHint = document.getElementById("turn-hint");
 const optionsBox = document.getElementById("game-options");
@@ -56,6 +62,47 @@ function players() {
 
 function mySeat() {
   return Number(seatSelect.value) || 0;
+}
+
+/** The game's team layouts that have one team per seat of `players()`: [[id, {label, teams}]]. */
+function fittingTeamModes() {
+  const game = currentGame();
+  const modes = game.team_modes || {};
+  const order = game.team_mode_order || Object.keys(modes);
+  return order.filter((id) => modes[id] && modes[id].teams.length === players()).map((id) => [id, modes[id]]);
+}
+
+/** The chosen team of every seat, or null for free-for-all. */
+function chosenTeams() {
+  const mode = teamsLabel.hidden ? null : (currentGame().team_modes || {})[teamsSelect.value];
+  return mode && mode.teams.length === players() ? mode.teams : null;
+}
+
+/** "Seat 2", or "Seat 2 · team 1" in a team match. */
+function seatText(seat) {
+  const teams = chosenTeams();
+  return teams ? `Seat ${seat + 1} · team ${teams[seat] + 1}` : `Seat ${seat + 1}`;
+}
+
+/** Who holds `seat` by the plan, in words ("you", "a person", "computer (random)"). */
+function holderText(kind) {
+  if (kind === "me") return "you";
+  if (kind === "person") return "a person";
+  return `computer (${kind || "strongest"})`;
+}
+
+/** Under the seat choices, in a team match, one line per team: "Team 1: seat 1 (you), seat 3 (a person)". */
+function drawTeamPlan() {
+  const teams = chosenTeams();
+  teamPlan.hidden = !teams;
+  if (!teams) {
+    teamPlan.replaceChildren();
+    return;
+  }
+  const plan = seatPlan();
+  const count = Math.max(...teams) + 1;
+  teamPlan.replaceChildren(...range(0, count - 1).map((t) => el("span", { class: "team-plan-team", dataset: { team: t } },
+    `Team ${t + 1}: ${range(0, teams.length - 1).filter((s) => teams[s] === t).map((s) => `seat ${s + 1} (${holderText(plan[s])})`).join(", ")}`)));
 }
 
 /** What each seat holds: seat -> "me" | "person" | level name (a computer seat). */
@@ -94,7 +141,7 @@ function drawSeatChoices() {
       el("option", { value: "person", text: "A person" }),
       ...levels.map((lv, i) => el("option", { value: lv, text: `Computer: ${levelText(levels, lv, i)}` })));
     if (before[s] !== undefined && [...select.options].some((o) => o.value === before[s])) select.value = before[s];
-    rows.push(el("label", { class: "seat-choice" }, `Seat ${s + 1}`, select));
+    rows.push(el("label", { class: "seat-choice" }, el("span", { class: "seat-name", text: seatText(s) }), select));
   }
   seatChoices.replaceChildren(...rows);
 }
@@ -106,7 +153,10 @@ function updateForm() {
   const max = game.max_players || min;
   fillSelect(playersSelect, range(min, max).map((n) => [n, `${n} players`]), min);
   playersLabel.hidden = min === max;
-  fillSelect(seatSelect, range(0, players() - 1).map((s) => [s, `Seat ${s + 1}`]), 0);
+  const modes = fittingTeamModes();
+  fillSelect(teamsSelect, [["", "Free-for-all"], ...modes.map(([id, mode]) => [id, mode.label])], "");
+  teamsLabel.hidden = modes.length === 0;
+  fillSelect(seatSelect, range(0, players() - 1).map((s) => [s, seatText(s)]), 0);
   const two = players() === 2;
   document.getElementById("opponent-legend").textContent = two ? "Opponent" : "Opponents";
   document.getElementById("opponent-person-text").textContent = two ? "A person" : "People";
@@ -119,6 +169,7 @@ function updateForm() {
   fillSelect(levelSelect, levels.map((lv, i) => [lv, levelText(levels, lv, i)]), levels[levels.length - 1]);
   seatChoices.hidden = opponent() !== "custom";
   drawSeatChoices();
+  drawTeamPlan();
   // untimed only against people: the computer must be able to take over a seat
   const computer = hasComputer();
   const untimed = turnSelect.querySelector('option[value="0"]');
@@ -215,6 +266,8 @@ function createBody() {
     body.options[input.dataset.option] = value;
   }
   if (ratedBox && ratedBox.checked) body.options.rated = true;
+  const teams = chosenTeams();
+  if (teams) body.options.teams = teams;
   const computer = Object.entries(seatPlan())
     .filter(([, v]) => v !== "me" && v !== "person")
     .map(([seat, level]) => ({ seat: Number(seat), level: level || null }));
@@ -279,6 +332,15 @@ function seatLabel(seat) {
   return "free seat";
 }
 
+/** Who plays `match`: "ann vs free seat", or by team "team 1: ann, free seat vs team 2: ...". */
+function playersText(match) {
+  const teams = (match.options && match.options.teams) || [];
+  if (!teams.length || new Set(teams).size === teams.length) return match.seats.map(seatLabel).join(" vs ");
+  const order = [...new Set(teams)];
+  return order.map((t, i) => `team ${i + 1}: ${match.seats.filter((s) => teams[s.seat] === t).map(seatLabel).join(", ")}`)
+    .join(" vs ");
+}
+
 function isMine(match) {
   return !!me && match.seats.some((s) => s.user && s.user.id === me.id);
 }
@@ -299,7 +361,7 @@ function isRated(match) {
 
 function matchItem(match, kind) {
   const title = (games[match.game] && games[match.game].title) || match.game;
-  const players = match.seats.map(seatLabel).join(" vs ");
+  const players = playersText(match);
   const differences = optionDifferences(match);
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),

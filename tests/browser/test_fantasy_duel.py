@@ -132,3 +132,182 @@ def test_three_seats_against_two_computers_to_the_result(new_page):
     info = page.request.get(f"/api/matches/{match_id}").json()
     assert info["status"] == "finished" and info["result"]["results"] == results
     assert not w.errors, w.errors
+
+
+# ------------------------------------------------------------------ several people, teams
+
+
+def choose_seats(page: Page, players: int, kinds: dict[int, str], teams: str = "") -> None:
+    """In the lobby's form: Fantasy súboj, ``players`` seats, you in seat 1, the other seats as
+    ``kinds`` says (seat -> "person" or a computer level), the team mode ``teams`` ("" for
+    free-for-all), 30 s a turn and a short stalemate guard."""
+    page.goto("/lobby")
+    page.select_option("#create-game", "fantasy_duel")
+    expect(page.locator("#opt-packs")).to_be_visible()
+    page.select_option("#create-players", str(players))
+    expect(page.locator("#teams-label")).to_be_visible()
+    page.select_option("#create-teams", teams)
+    page.check('input[name="opponent"][value="custom"]')
+    for seat, kind in kinds.items():
+        page.select_option(f"#seat-kind-{seat}", kind)
+    page.select_option("#create-turn", "30")
+    page.fill("#opt-stalemate_rounds", "3")
+
+
+def submit(page: Page) -> int:
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r".*/matches/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def join(page: Page, match_id: int, shows: str) -> None:
+    """Join ``match_id`` from the lobby, after checking its entry reads ``shows`` (who holds the seats)."""
+    page.goto("/lobby")
+    item = page.locator(f'#open-matches li[data-match-id="{match_id}"]')
+    expect(item).to_contain_text(shows, timeout=20000)
+    item.locator('button:has-text("Join")').click()
+    page.wait_for_url(re.compile(rf".*/matches/{match_id}$"))
+
+
+def play_to_result(pages: list[Page], rng: random.Random, seconds: float) -> dict[str, set[str]]:
+    """Click the offered choices on every page (by :func:`pick`) until each shows the result.
+
+    :returns: per page (by index, as a string) the kinds of action it clicked.
+    :raises pytest.fail: no result on some page within ``seconds``.
+    """
+    kinds: dict[str, set[str]] = {str(i): set() for i in range(len(pages))}
+    done = [False] * len(pages)
+    deadline = time.monotonic() + seconds
+    while not all(done):
+        if time.monotonic() > deadline:
+            for i, page in enumerate(pages):
+                shot(page, f"fd_people_timeout_{i}")
+            pytest.fail(f"no result after {seconds} s on pages {[i for i, d in enumerate(done) if not d]}; {kinds}")
+        acted = False
+        for i, page in enumerate(pages):
+            if done[i]:
+                continue
+            if page.locator("#result").count():
+                done[i] = True
+                continue
+            offered = [json.loads(a) for a in page.evaluate(ACTIONS_JS)]
+            if not offered:
+                continue
+            action = pick(offered, rng)
+            key = json.dumps(action, separators=(",", ":"))
+            try:
+                page.locator(f"#fd-actions button.fd-act[data-action='{key}']").first.click(timeout=3000)
+            except PlaywrightError:
+                continue  # a newer snapshot replaced the buttons meanwhile
+            kinds[str(i)].add(next(iter(action)))
+            acted = True
+        if not acted and not all(done):
+            pages[0].wait_for_timeout(50)  # poll again: nobody of ours is to act right now
+    return kinds
+
+
+def test_four_seats_two_people_two_computers_play_to_the_final_scoring(new_page):
+    """Two people in two browser contexts and two computer seats (one at each level), chosen in the
+    lobby; both people play through the page until the final scoring ranks the four seats."""
+    host, guest = new_page(), new_page()
+    host_name, guest_name = unique_name("fdh"), unique_name("fdg")
+    w_host, w_guest = watch(host), watch(guest)
+    signup(host, host_name)
+    signup(guest, guest_name)
+    choose_seats(host, 4, {1: "person", 2: "heuristic", 3: "random"})
+    # free-for-all: no team in the seat names, no team plan
+    expect(host.locator("label.seat-choice .seat-name")).to_have_text(["Seat 2", "Seat 3", "Seat 4"])
+    expect(host.get_by_test_id("team-plan")).to_be_hidden()
+    match_id = submit(host)
+    info = host.request.get(f"/api/matches/{match_id}").json()
+    assert [s["bot"] for s in info["seats"]] == [None, None, "heuristic", "random"]
+    assert info["status"] == "waiting" and info["options"]["teams"] == []
+    join(guest, match_id, f"{host_name} vs free seat vs computer (heuristic) vs computer (random)")
+
+    for page in (host, guest):
+        expect(page.locator(".fd-seat")).to_have_count(4, timeout=30000)
+        expect(page.locator(".fd-seat .fd-team-badge")).to_have_count(0)
+    expect(host.locator(".fd-seat[data-seat='0'] .badge-you")).to_be_visible()
+    expect(guest.locator(".fd-seat[data-seat='1'] .badge-you")).to_be_visible()
+
+    kinds = play_to_result([host, guest], random.Random(41), MATCH_SECONDS)
+    assert {"attacker", "target"} <= kinds["0"] and {"attacker", "target"} <= kinds["1"], kinds
+    info = host.request.get(f"/api/matches/{match_id}").json()
+    result = info["result"]
+    assert info["status"] == "finished" and result["reason"] in ("last_army", "stalemate"), result
+    for seat, page in enumerate((host, guest)):
+        expect(page.locator("#result .fd-ranking li")).to_have_count(4)
+        assert page.locator("#result").get_attribute("data-results").split(",") == result["results"]
+        headline = {"win": "You win!", "loss": "You lose.", "draw": "A draw: you share first place."}
+        expect(page.locator(".result-headline")).to_have_text(headline[result["results"][seat]])
+        # the final scoring: each seat's points in the ranking, best first
+        ranked = page.locator("#result .fd-ranking li").all()
+        points = [int(re.search(r"(\d+) pt", li.inner_text()).group(1)) for li in ranked]
+        assert points == sorted(points, reverse=True) and sorted(points) == sorted(int(x) for x in result["scores"])
+        assert "Game over" in page.locator("#log").inner_text()
+    shot(host, "fd_four_people_result")
+    assert not w_host.errors and not w_guest.errors, (w_host.errors, w_guest.errors)
+
+
+def test_two_against_two_chosen_in_the_lobby_plays_to_the_end_and_ranks_the_teams(new_page):
+    """2 vs 2 from the lobby: the creator and a computer against a second person and a computer,
+    teammates apart (seats 1 and 3, seats 2 and 4). The open match shows each seat's team; the
+    result ranks the teams (teammates share result and rank)."""
+    host, guest = new_page(), new_page()
+    host_name, guest_name = unique_name("fdth"), unique_name("fdtg")
+    signup(host, host_name)
+    signup(guest, guest_name)
+    choose_seats(host, 4, {1: "person", 2: "heuristic", 3: "random"}, teams="2v2")
+    # the teams offered fit 4 seats; every seat names its team; the plan lists the teams
+    offered = host.locator("#create-teams option").all_inner_texts()
+    assert offered == ["Free-for-all", "2 vs 2"], offered
+    expect(host.locator("#create-seat option").first).to_have_text("Seat 1 · team 1")
+    expect(host.locator("label.seat-choice .seat-name")).to_have_text(
+        ["Seat 2 · team 2", "Seat 3 · team 1", "Seat 4 · team 2"]
+    )
+    expect(host.locator("#team-plan .team-plan-team")).to_have_text(
+        ["Team 1: seat 1 (you), seat 3 (computer (heuristic))", "Team 2: seat 2 (a person), seat 4 (computer (random))"]
+    )
+    shot(host, "fd_lobby_teams")
+    # six seats offer 3 vs 3 and 2 vs 2 vs 2, eight seats 4 vs 4, three seats no teams
+    host.select_option("#create-players", "6")
+    assert host.locator("#create-teams option").all_inner_texts() == ["Free-for-all", "3 vs 3", "2 vs 2 vs 2"]
+    host.select_option("#create-players", "8")
+    assert host.locator("#create-teams option").all_inner_texts() == ["Free-for-all", "4 vs 4"]
+    host.select_option("#create-players", "3")
+    expect(host.locator("#teams-label")).to_be_hidden()
+    choose_seats(host, 4, {1: "person", 2: "heuristic", 3: "random"}, teams="2v2")
+    match_id = submit(host)
+    info = host.request.get(f"/api/matches/{match_id}").json()
+    assert info["options"]["teams"] == [0, 1, 0, 1]
+    assert [s["bot"] for s in info["seats"]] == [None, None, "heuristic", "random"]
+    join(guest, match_id, f"team 1: {host_name}, computer (heuristic) vs team 2: free seat, computer (random)")
+
+    for page in (host, guest):
+        expect(page.locator(".fd-seat .fd-team-badge")).to_have_count(4, timeout=30000)
+        expect(page.locator("#fd-team-scores .fd-team-badge")).to_have_count(2)
+    expect(guest.locator(".fd-seat[data-seat='1'] .fd-team-badge")).to_have_text("team 2")
+
+    play_to_result([host, guest], random.Random(42), MATCH_SECONDS)
+    info = host.request.get(f"/api/matches/{match_id}").json()
+    result = info["result"]
+    assert info["status"] == "finished" and result["teams"] == [0, 1, 0, 1], result
+    results, ranks = result["results"], result["ranks"]
+    assert results[0] == results[2] and results[1] == results[3] and ranks[0] == ranks[2] and ranks[1] == ranks[3]
+    assert sorted({results[0], results[1]}) in (["loss", "win"], ["draw"]), results
+    team_points = [result["scores"][0] + result["scores"][2], result["scores"][1] + result["scores"][3]]
+    if results[0] == "win":
+        assert team_points[0] > team_points[1] and ranks[:2] == [1, 2]
+    elif results[1] == "win":
+        assert team_points[1] > team_points[0] and ranks[:2] == [2, 1]
+    else:
+        assert team_points[0] == team_points[1] and ranks == [1, 1, 1, 1]
+    for page in (host, guest):
+        ranking = page.locator("#result .fd-ranking li")
+        expect(ranking).to_have_count(4)
+        badges = [li.locator(".badge").inner_text() for li in ranking.all()]
+        seats = [int(li.get_attribute("data-seat")) for li in ranking.all()]
+        assert badges == [f"team {[0, 1, 0, 1][s] + 1}" for s in seats]
+        # ranked by team: the winning team's two seats first
+        assert [int(li.get_attribute("data-rank")) for li in ranking.all()] == sorted(ranks)
+    shot(guest, "fd_two_vs_two_result")

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import random
 
-from app.games.core import CHANCE, bot_levels, play_out
+from app.games.core import CHANCE, bot_levels
 from app.games.fantasy_duel import RULES, HeuristicBot, RandomBot
 from app.games.fantasy_duel.actions import Attacker, Back, Draw, Recruit, Target
 from app.games.fantasy_duel.positions import card_of, position
 from app.games.fantasy_duel.state import SPOILS
-
-
-def _policy(bot):
-    def policy(state, seat, rng):
-        return bot.choose(RULES.bot_observation(state, seat), RULES.legal_actions(state, seat), rng)
-
-    return policy
+from bench.fantasy_duel_strength import STRENGTH_SEED, play_games
 
 
 def test_levels_easiest_first():
@@ -70,14 +64,25 @@ def test_heuristic_recruits_a_better_unit_and_draws():
 
 
 def test_heuristic_beats_random_in_four_player_games():
-    games = 40
-    wins = {"heuristic": 0, "random": 0}
-    for name, bot in (("heuristic", HeuristicBot()), ("random", RandomBot())):
-        for seed in range(games):
-            seat = seed % 4
-            state, _ = play_out(RULES, 4, rng=random.Random(7000 + seed), policies={seat: _policy(bot)})
-            outcome = RULES.outcome(state)
-            assert outcome is not None
-            wins[name] += outcome.results[seat] == "win"
-    assert wins["heuristic"] >= 0.4 * games, wins  # the fair share is 1 in 4
-    assert wins["heuristic"] >= wins["random"] + 8, wins  # seeded: 20 against 7
+    """The strength claim on a seeded sample (``bench/fantasy_duel_strength.py`` reports 100 games):
+    one heuristic seat against three random seats, the tested seat rotating, wins outright (a
+    shared best score is no win) at least 110 of 200 games, more than twice the fair share of 50;
+    the random level in the same seats of the same games wins about that fair share. Measured:
+    126 and 41; the heuristic before issue 10 won 109 (docs/fantasy_duel_bots.md)."""
+    games = 200
+    best = play_games(HeuristicBot(), games, STRENGTH_SEED)
+    rand = play_games(RandomBot(), games, STRENGTH_SEED)
+    assert best["win"] + best["draw"] + best["loss"] == games
+    assert best["win"] >= 110, best
+    assert rand["win"] <= 65 and best["win"] >= rand["win"] + 50, (best, rand)
+    assert sum(best["margins"]) > 0  # on average ahead of the best random seat
+
+
+def test_strength_bounds_run_and_beat_the_heuristic_with_best_dice():
+    """The bound that judges the 90-in-100 target: rolling near-best dice on every own attack wins
+    more than the heuristic does with its real dice (same seeds), yet not every game."""
+    real = play_games(HeuristicBot(), 40, STRENGTH_SEED)
+    lucky = play_games(HeuristicBot(), 40, STRENGTH_SEED, bound="best-dice")
+    seeing = play_games(HeuristicBot(), 8, STRENGTH_SEED, bound="own-dice")
+    assert lucky["win"] > real["win"] and lucky["loss"] > 0, (real, lucky)
+    assert seeing["win"] + seeing["draw"] + seeing["loss"] == 8

@@ -117,6 +117,22 @@ async def test_create_rejects_untimed_computer_match_and_unknown_game(env):
     assert e.value.code == "bad_options"
 
 
+async def test_create_checks_options_against_the_number_of_seats(env):
+    # Fantasy súboj's teams name one team per seat: a 2 vs 2 layout does not fit 3 seats, one team
+    # is no team match; refused at creation (not when the last seat is taken), nothing stored
+    for players, teams in ((3, [0, 1, 0, 1]), (4, [0, 0, 0, 0]), (2, [0, 1, 0, 1])):
+        with pytest.raises(DomainError) as e:
+            await env.service.create_match(
+                env.users[0], "fantasy_duel", {"teams": teams}, players=players, bots=[BotSeat(1)]
+            )
+        assert e.value.code == "bad_options" and "teams" in e.value.message
+    assert await env.service.list_matches(status="waiting", game="fantasy_duel") == []
+    info = await env.service.create_match(
+        env.users[0], "fantasy_duel", {"teams": [0, 1, 0, 1]}, players=4, bots=[BotSeat(1), BotSeat(2)]
+    )
+    assert info["options"]["teams"] == [0, 1, 0, 1] and info["status"] == "waiting"
+
+
 async def test_hidden_choice_stays_hidden_until_reveal(env):
     match_id = await _two_player_match(env)
     snap0 = await env.service.snapshot(match_id, 0)

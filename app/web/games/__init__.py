@@ -79,6 +79,10 @@ class GameWeb:
         from the default, or always with ``"always": true``), in this order: a template
         ``"first to {value}"``, or ``{"values": {str(value): text}, "else"?: template, "always"?:
         bool}`` (``str(value)`` of a boolean is ``"true"``/``"false"``).
+    :param team_modes: the team layouts the lobby offers for the game's ``teams`` option (one
+        team number per seat), besides free-for-all (the option's default): mode id ->
+        ``{"label": "2 vs 2", "teams": [0, 1, 0, 1]}``; a mode is offered when its ``teams`` has one
+        entry per seat of the match being created.
     :param labels: derives the short label of each catalog item (piece names, rune faces).
     :param rules_context: extra context of the rules page, from the game's rules.
     """
@@ -93,6 +97,7 @@ class GameWeb:
     summary: str = ""
     lobby_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     option_tags: Mapping[str, str | Mapping[str, Any]] = field(default_factory=dict)
+    team_modes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     labels: LabelsFn | None = None
     rules_context: RulesContextFn | None = None
 
