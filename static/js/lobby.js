@@ -6,7 +6,7 @@
 // for every other seat, a person or the computer at a level: "A person" and "The computer" set
 // every other seat at once, "Choose for each seat" shows one choice per seat. "Rated" sends
 // options.rated = true.
-import { api, el, formatTurn, pageData, showError } from "/static/js/api.js";
+import { api, el, formatTurn, pageData, playerLink, showError } from "/static/js/api.js";
 import { errorText } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
@@ -299,12 +299,12 @@ function isRated(match) {
 
 function matchItem(match, kind) {
   const title = (games[match.game] && games[match.game].title) || match.game;
-  const players = match.seats.map(seatLabel).join(" vs ");
+  const players = match.seats.flatMap((s, i) => [i ? " vs " : "", s.user ? playerLink(s.user) : seatLabel(s)]);
   const differences = optionDifferences(match);
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),
     isRated(match) ? el("span", { class: "tag tag-rated", text: "rated", dataset: { testid: "rated" } }) : null,
-    el("span", { class: "muted", text: ` · ${players} · ${formatTurn(match.options.turn_seconds)}` }),
+    el("span", { class: "muted" }, " · ", ...players, ` · ${formatTurn(match.options.turn_seconds)}`),
     differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
       ...differences.map((text) => el("span", { class: "option-tag", text }))) : null);
   const actions = el("div", { class: "match-actions" });
