@@ -6,6 +6,7 @@ instance uvicorn serves (``uvicorn app.main:app``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
     from app.matches.service import MatchService
+    from app.ratings.apply import start as start_ratings
     from app.users.revocations import make_revocations
 
     hub = make_hub(settings.redis_url)
@@ -55,12 +57,19 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await revocations.start()
+        ratings_task = None
         if start_workers:
             await service.start_workers()
+            # ratings consume the finished matches' results (app/ratings/apply.py), on the
+            # background pool, woken by the "match finished" notice
+            ratings_task = start_ratings(background, hub)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
+            if ratings_task is not None:
+                ratings_task.cancel()
+                await asyncio.gather(ratings_task, return_exceptions=True)
             await service.stop_workers()
             await revocations.stop()
             await hub.stop()

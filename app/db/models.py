@@ -3,6 +3,7 @@
 from app.db.base import Base
 from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401
+from app.ratings import models as _ratings  # noqa: F401
 from app.users import models as _users  # noqa: F401
 
 metadata = Base.metadata

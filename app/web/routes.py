@@ -13,6 +13,8 @@ over them, and a game without such a module gets the generic pages.
 ``/games/{game}``              a game's rules summary and card catalog
 ``/decks``                     your saved setups, per game with an editor (login needed)
 ``/decks/{game}``              that game's deck editor (``GameWeb.deck_editor``)
+``/ladders``, ``/ladders/{p}``  the rating pools, a pool's ladder (:mod:`app.web.ratings`)
+``/users/{name}``              a player's profile (:mod:`app.web.ratings`)
 =============================  ===========================================================
 """
 
@@ -32,6 +34,7 @@ from app.matches.schemas import MatchId
 from app.users.deps import OptionalUser
 from app.web.games import declared_parts, game_data, game_title, web_parts
 from app.web.pages import login_redirect, not_found, render_page
+from app.web.ratings import router as ratings_pages
 
 router = APIRouter(include_in_schema=False)
 
@@ -222,6 +225,8 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
         game_data=game_data(game),
     )
 
+
+router.include_router(ratings_pages)
 
 for _web in declared_parts().values():
     if _web.router is not None:

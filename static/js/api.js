@@ -110,3 +110,8 @@ export function formatTurn(seconds) {
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
 }
+
+/** A player's name linking to their profile (/users/<name>): `user` is {id, name}. */
+export function playerLink(user) {
+  return el("a", { class: "player-link", href: `/users/${encodeURIComponent(user.name)}`, text: user.name });
+}

@@ -8,8 +8,8 @@
 // options.rated = true. A game with team layouts (team_modes, app/web/games/<game>.py) offers
 // "Teams": free-for-all or a layout with one team per seat of the chosen number of players, sent as
 // options.teams; every seat choice and the plan under them then name the seat's team, and a listed
-// match groups its seats by team.
-import { api, el, formatTurn, pageData, showError } from "/static/js/api.js";
+// match groups its seats by team. Players' names link to their profiles.
+import { api, el, formatTurn, pageData, playerLink, showError } from "/static/js/api.js";
 import { errorText } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
@@ -332,13 +332,23 @@ function seatLabel(seat) {
   return "free seat";
 }
 
-/** Who plays `match`: "ann vs free seat", or by team "team 1: ann, free seat vs team 2: ...". */
-function playersText(match) {
+/** A seat as a node: its player's name linking to the profile, or the computer or a free seat. */
+function seatNode(seat) {
+  return seat.user ? playerLink(seat.user) : seatLabel(seat);
+}
+
+/** `items` with `separator` between them (nodes and strings, for el's children). */
+function joined(items, separator) {
+  return items.flatMap((item, i) => (i ? [separator, item] : [item]));
+}
+
+/** Who plays `match`, as nodes: "ann vs free seat", or by team "team 1: ann, free seat vs team 2: ...". */
+function playersNodes(match) {
   const teams = (match.options && match.options.teams) || [];
-  if (!teams.length || new Set(teams).size === teams.length) return match.seats.map(seatLabel).join(" vs ");
+  if (!teams.length || new Set(teams).size === teams.length) return joined(match.seats.map(seatNode), " vs ");
   const order = [...new Set(teams)];
-  return order.map((t, i) => `team ${i + 1}: ${match.seats.filter((s) => teams[s.seat] === t).map(seatLabel).join(", ")}`)
-    .join(" vs ");
+  return joined(order.map((t, i) => [`team ${i + 1}: `,
+    ...joined(match.seats.filter((s) => teams[s.seat] === t).map(seatNode), ", ")]), " vs ").flat();
 }
 
 function isMine(match) {
@@ -361,12 +371,12 @@ function isRated(match) {
 
 function matchItem(match, kind) {
   const title = (games[match.game] && games[match.game].title) || match.game;
-  const players = playersText(match);
+  const players = playersNodes(match);
   const differences = optionDifferences(match);
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),
     isRated(match) ? el("span", { class: "tag tag-rated", text: "rated", dataset: { testid: "rated" } }) : null,
-    el("span", { class: "muted", text: ` · ${players} · ${formatTurn(match.options.turn_seconds)}` }),
+    el("span", { class: "muted" }, " · ", ...players, ` · ${formatTurn(match.options.turn_seconds)}`),
     differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
       ...differences.map((text) => el("span", { class: "option-tag", text }))) : null);
   const actions = el("div", { class: "match-actions" });

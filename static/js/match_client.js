@@ -16,7 +16,7 @@
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
 
-import { api, el } from "/static/js/api.js";
+import { api, el, playerLink } from "/static/js/api.js";
 import { errorText, say } from "/static/js/messages.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
@@ -192,7 +192,8 @@ export function renderSeats(box, snapshot, { me = null, clockText = null } = {})
       class: `seat-card${toAct.has(s.seat) && !chosen.has(s.seat) ? " seat-active" : ""}${s.seat === me ? " seat-me" : ""}`,
       dataset: { seat: s.seat, testid: `seat-${s.seat}` },
     },
-    el("div", { class: "seat-name" }, el("span", { class: "seat-dot", "aria-hidden": "true" }), seatName(snapshot.seats, s.seat), ...badges),
+    el("div", { class: "seat-name" }, el("span", { class: "seat-dot", "aria-hidden": "true" }),
+      s.user ? playerLink(s.user) : seatName(snapshot.seats, s.seat), ...badges),
     el("div", { class: "seat-state" }, el("span", { class: "seat-status", text: state }), clock));
   });
   box.replaceChildren(...cards);

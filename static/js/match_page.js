@@ -1,6 +1,7 @@
 // Entry point of the match page: load the game's module and start the shared match client.
 import { pageData } from "/static/js/api.js";
 import { MatchClient } from "/static/js/match_client.js";
+import { watchRatings } from "/static/js/match_ratings.js";
 
 const app = document.getElementById("match-app");
 const data = pageData("match-data");
@@ -28,6 +29,7 @@ async function main() {
     },
   });
   window.matchClient = client; // for debugging and the browser tests
+  watchRatings(client, $("rating-changes"), data.match);
   await client.start();
 }
 

@@ -1,0 +1,322 @@
+"""Applying finished matches to ratings and ladder points, exactly once: the ``"ratings"`` consumer
+of ``match_results`` (:mod:`app.matches.results`).
+
+What counts (issue 12, item 1): a match created as rated (``matches.origin == "rated"``), in a pool
+(:func:`app.ratings.pools.pool_of`), whose every seat is held by a person. A match with a computer
+seat is never rated. A seat the computer finished for a player who left (away, or resigned while the
+game went on) counts as that player's result, as on BGA.
+
+Exactly once: :func:`apply_results` applies whole matches. It first locks every ``ratings`` row its
+matches need (created first when missing; ``FOR UPDATE`` in one order, pool then user, on
+PostgreSQL; the database write lock on SQLite), then for each match looks for its ``rating_changes``: if
+they exist, another transaction applied the match and nothing is done; otherwise it rates the match
+and inserts one ``rating_changes`` row per seat, whose unique ``(match_id, seat)`` refuses any second
+application that the locks did not stop. A handler given only some seats of a match (a claim cut by
+its ``limit``, or two claimers that took different seats) reads the other seats itself; the later
+delivery of those seats finds the match applied. So a match changes each rating once, whatever the
+number of processes, deliveries, restarts and crashes (``tests/ratings/test_exactly_once.py``).
+
+The consumer's handler, :func:`handle`, also adds each row to the player's record per game
+(:func:`count_records`, ``player_records``), once per row as the claim delivers it.
+
+:func:`start` runs the consumer beside the match service (``consume_forever`` on the background
+pool, woken by the "match finished" notice, so ratings appear within a moment of the end).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import case, exists, false, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
+
+from app.logging import get_logger
+from app.matches.hub import LocalHub
+from app.matches.models import RATED, Match, MatchResult
+from app.matches.results import consume_forever
+from app.ratings import skill
+from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingPool
+from app.ratings.pools import pool_of
+
+log = get_logger(__name__)
+
+#: the consumer's name in ``result_deliveries``
+CONSUMER = "ratings"
+
+
+def season_of(at: datetime) -> str:
+    """The season (a UTC calendar month) a match that ended at ``at`` counts for: ``"2026-11"``."""
+    return f"{at.year:04d}-{at.month:02d}"
+
+
+async def apply_results(session: AsyncSession, rows: Sequence[MatchResult]) -> None:
+    """Rate every match that ``rows`` belong to (see the module docstring). Idempotent: a match
+    applied before (by this or another transaction) is skipped.
+
+    Every ``ratings`` row the batch needs is locked first, in one global order (pool, then user),
+    so two transactions applying overlapping players never deadlock.
+
+    :param session: an open session inside a transaction (the claim's); nothing is committed here.
+    :param rows: ``match_results`` rows, of any matches and seats.
+    :raises sqlalchemy.exc.IntegrityError: a second application slipped past the locks (the
+        transaction must then be rolled back; the claim does so and offers the rows again).
+    """
+    if session.get_bind().dialect.name != "postgresql":  # SQLite: the write lock before reading
+        await session.execute(update(Rating).where(false()).values(mu=Rating.mu))
+    plans = [plan for match_id in sorted({r.match_id for r in rows}) if (plan := await _counted(session, match_id))]
+    needed: dict[str, set[int]] = {}
+    for _m, pool, results in plans:
+        needed.setdefault(pool, set()).update(r.user_id for r in results if r.user_id is not None)
+    for pool in sorted(needed):
+        await _lock_ratings(session, pool, sorted(needed[pool]))
+    for m, pool, results in plans:
+        await _apply(session, m, pool, results)
+
+
+async def handle(session: AsyncSession, rows: Sequence[MatchResult]) -> None:
+    """The ``ratings`` consumer's handler: :func:`apply_results`, then each row's result added to
+    its player's record per game (:func:`count_records`; exactly once because the claim delivers
+    each row once)."""
+    await apply_results(session, rows)
+    await count_records(session, rows)
+
+
+async def count_records(session: AsyncSession, rows: Sequence[MatchResult]) -> None:
+    """Add each row's result to ``player_records`` (rows of computer seats are skipped). Not
+    idempotent: call it once per row, as the claim does."""
+    games = dict(
+        (await session.execute(select(Match.id, Match.game).where(Match.id.in_({r.match_id for r in rows})))).all()
+    )
+    tally: dict[tuple[int, str], list[int]] = {}
+    for r in rows:
+        if r.user_id is None or r.match_id not in games:
+            continue
+        counts = tally.setdefault((r.user_id, games[r.match_id]), [0, 0, 0])
+        counts[{"win": 0, "loss": 1}.get(r.result, 2)] += 1
+    for (user_id, game), (w, lo, d) in sorted(tally.items()):
+        stmt = _insert(session, PlayerRecord).values(user_id=user_id, game=game, wins=w, losses=lo, draws=d)
+        await session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["user_id", "game"],
+                set_={
+                    "wins": PlayerRecord.wins + w,
+                    "losses": PlayerRecord.losses + lo,
+                    "draws": PlayerRecord.draws + d,
+                },
+            )
+        )
+
+
+async def apply_match(session: AsyncSession, match_id: int) -> list[RatingChange]:
+    """Rate one finished match, unless it does not count or was applied already.
+
+    :returns: the ``rating_changes`` rows added (empty when the match does not count or was
+        applied before).
+    """
+    plan = await _counted(session, match_id)
+    return [] if plan is None else await _apply(session, *plan)
+
+
+async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, list[MatchResult]] | None:
+    """``(match, pool key, its results by seat)`` when the match counts for the ratings (rated, in
+    a pool, every seat a different person), else ``None``."""
+    m = await session.get(Match, match_id)
+    if m is None or m.origin != RATED:
+        return None
+    pool = pool_of(m.game, m.options)
+    results = list(
+        (await session.execute(select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)))
+        .scalars()
+        .all()
+    )
+    users = [r.user_id for r in results]
+    if (
+        pool is None
+        or len(results) != m.num_players
+        or len(results) < 2
+        or any(u is None for u in users)
+        or any(s.bot_level for s in m.seats)
+        or len(set(users)) != len(users)
+    ):
+        return None
+    return m, pool.key, results
+
+
+async def _apply(session: AsyncSession, m: Match, pool: str, results: list[MatchResult]) -> list[RatingChange]:
+    """Rate a counted match under the locks of its players' ratings, unless already applied."""
+    match_id = m.id
+    skills = await _lock_ratings(session, pool, sorted(r.user_id for r in results if r.user_id is not None))
+    if await session.scalar(select(exists().where(RatingChange.match_id == match_id))):
+        return []  # applied by another transaction, which committed while we waited for the locks
+    at = m.finished_at or results[0].created_at
+    before = {r.seat: skills[r.user_id] for r in results if r.user_id is not None}
+    after = _rate(results, before)
+    points = await _points(session, pool, results, before, at)
+    season = season_of(at)
+    changes = []
+    for r in results:
+        assert r.user_id is not None
+        old, new = before[r.seat], after[r.seat]
+        changes.append(
+            RatingChange(
+                match_id=match_id,
+                seat=r.seat,
+                user_id=r.user_id,
+                pool=pool,
+                result=r.result,
+                rank=r.rank,
+                mu_before=old.mu,
+                sigma_before=old.sigma,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+                rating_before=old.rating,
+                rating_after=new.rating,
+                points=points.get(r.seat, 0),
+                season=season,
+                at=at,
+            )
+        )
+        counts = {"wins": Rating.wins, "losses": Rating.losses, "draws": Rating.draws}
+        column = {"win": "wins", "loss": "losses"}.get(r.result, "draws")
+        await session.execute(
+            update(Rating)
+            .where(Rating.user_id == r.user_id, Rating.pool == pool)
+            .values(
+                mu=new.mu,
+                sigma=new.sigma,
+                rating=new.rating,
+                games=Rating.games + 1,
+                last_played_at=case((Rating.last_played_at > at, Rating.last_played_at), else_=at),
+                **{column: counts[column] + 1},
+            )
+        )
+    session.add_all(changes)
+    await session.flush()  # the unique (match_id, seat) refuses a second application here
+    for r in results:
+        if points.get(r.seat):
+            await _add_points(session, pool, season, r.user_id, points[r.seat])
+    return changes
+
+
+def _insert(session: AsyncSession, table: type) -> postgresql.Insert | sqlite.Insert:
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
+async def _lock_ratings(session: AsyncSession, pool: str, user_ids: list[int]) -> dict[int, skill.Skill]:
+    """Create the missing ``ratings`` rows of ``user_ids`` in ``pool`` (counting them in
+    ``rating_pools``) and lock them all, in user order. :returns: each user's skill."""
+    created = (
+        await session.execute(
+            _insert(session, Rating)
+            .values([{"user_id": u, "pool": pool} for u in user_ids])
+            .on_conflict_do_nothing(index_elements=["user_id", "pool"])
+            .returning(Rating.user_id)
+        )
+    ).all()
+    if created:
+        await session.execute(
+            _insert(session, RatingPool)
+            .values(pool=pool, players=len(created))
+            .on_conflict_do_update(index_elements=["pool"], set_={"players": RatingPool.players + len(created)})
+        )
+    stmt = (
+        select(Rating.user_id, Rating.mu, Rating.sigma)
+        .where(Rating.pool == pool, Rating.user_id.in_(user_ids))
+        .order_by(Rating.user_id)
+        .with_for_update()
+    )
+    return {u: skill.Skill(mu, sigma) for u, mu, sigma in (await session.execute(stmt)).all()}
+
+
+def _rate(results: Sequence[MatchResult], before: dict[int, skill.Skill]) -> dict[int, skill.Skill]:
+    """New skill per seat: the seats grouped by team, each team ranked by its seats' rank."""
+    teams: dict[int, list[MatchResult]] = {}
+    for r in results:
+        teams.setdefault(r.team, []).append(r)
+    order = sorted(teams)
+    new = skill.rate(
+        [[before[r.seat] for r in teams[t]] for t in order], [min(r.rank for r in teams[t]) for t in order]
+    )
+    return {r.seat: s for t, team in zip(order, new, strict=True) for r, s in zip(teams[t], team, strict=True)}
+
+
+async def _points(
+    session: AsyncSession,
+    pool: str,
+    results: Sequence[MatchResult],
+    before: dict[int, skill.Skill],
+    at: datetime,
+) -> dict[int, int]:
+    """Season ladder points per winning seat: the mean of :func:`skill.win_points` over the seats
+    it finished ahead of (other teams), each counting the earlier wins over that player today."""
+    day = at.replace(hour=0, minute=0, second=0, microsecond=0)
+    points: dict[int, int] = {}
+    for r in results:
+        if r.result != "win":
+            continue
+        beaten = [o for o in results if o.team != r.team and o.rank > r.rank]
+        if not beaten:
+            continue
+        total = 0
+        for o in beaten:
+            earlier = await _wins_today(session, pool, r.user_id, o.user_id, day, at)
+            total += skill.win_points(skill.win_probability(before[r.seat], before[o.seat]), earlier)
+        points[r.seat] = max(1, round(total / len(beaten)))
+    return points
+
+
+async def _wins_today(
+    session: AsyncSession, pool: str, winner: int | None, loser: int | None, day: datetime, at: datetime
+) -> int:
+    """Rated wins of ``winner`` over ``loser`` in ``pool`` from ``day`` (00:00 UTC) up to ``at``."""
+    lost = aliased(RatingChange)
+    stmt = (
+        select(func.count())
+        .select_from(RatingChange)
+        .join(lost, lost.match_id == RatingChange.match_id)
+        .where(
+            RatingChange.user_id == winner,
+            RatingChange.pool == pool,
+            RatingChange.at >= day,
+            RatingChange.at <= at,
+            RatingChange.result == "win",
+            lost.user_id == loser,
+            lost.rank > RatingChange.rank,
+        )
+    )
+    return int(await session.scalar(stmt) or 0)
+
+
+async def _add_points(session: AsyncSession, pool: str, season: str, user_id: int | None, points: int) -> None:
+    stmt = _insert(session, LadderPoints).values(pool=pool, season=season, user_id=user_id, points=points, wins=1)
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["pool", "season", "user_id"],
+            set_={"points": LadderPoints.points + points, "wins": LadderPoints.wins + 1},
+        )
+    )
+
+
+async def catch_up(sessionmaker: async_sessionmaker[AsyncSession], limit: int = 100) -> int:
+    """Apply every result row not yet delivered to the ratings (tests, scripts). :returns: rows."""
+    from app.matches.results import claim
+
+    total = 0
+    while (n := await claim(sessionmaker, CONSUMER, handle, limit)) > 0:
+        total += n
+    return total
+
+
+def start(
+    sessionmaker: async_sessionmaker[AsyncSession], hub: LocalHub, poll_seconds: float = 30.0
+) -> asyncio.Task[None]:
+    """Start the ratings consumer (:func:`app.matches.results.consume_forever`) as a task; cancel
+    it on shutdown."""
+    return asyncio.create_task(
+        consume_forever(sessionmaker, hub, CONSUMER, handle, poll_seconds=poll_seconds), name="ratings"
+    )

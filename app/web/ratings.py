@@ -1,0 +1,132 @@
+"""Ladder and profile pages (issue 12, item 4), server-rendered from :mod:`app.ratings.reads` (the
+same data as their JSON twins under ``/api``), with the rating-history chart drawn as inline SVG.
+
+=============================  ===========================================================
+``/ladders``                   every rating pool, with a link to its ladder
+``/ladders/{pool}?page=N``     a pool's ladder: 50 rows a page, the viewer's row highlighted
+``/users/{name}``              a player's profile: ratings with a chart, records, recent
+                               matches, head-to-head with the viewer
+=============================  ===========================================================
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import HTMLResponse
+
+from app.errors import DomainError
+from app.ratings import reads
+from app.ratings.pools import POOL_MAX, all_pools
+from app.users.deps import OptionalUser, SessionDep
+from app.users.models import NAME_MAX
+from app.web.games import game_title
+from app.web.pages import not_found, render_page, templates
+
+router = APIRouter(include_in_schema=False)
+
+#: the size of a rating-history chart, in SVG user units (the page scales it to its width)
+CHART_W, CHART_H, CHART_PAD = 600, 180, 24
+_VARIANTS = {"quest": "Quest", "victory": "Victory"}
+
+
+def pool_title(pool: dict[str, Any]) -> str:
+    """``"Stratego Junior · Quest"``, ``"Scratch Wars · level 2"``, ``"Battle Runes"`` from
+    :func:`app.ratings.reads.pool_json`."""
+    title = game_title(pool["game"])
+    part = pool.get("part") or {}
+    if "variant" in part:
+        return f"{title} · {_VARIANTS.get(part['variant'], part['variant'])}"
+    if "level" in part:
+        return f"{title} · level {part['level']}"
+    return title
+
+
+def day(iso: str | None) -> str:
+    """An ISO 8601 time as ``2026-11-30`` (UTC); empty for none."""
+    return datetime.fromisoformat(iso).strftime("%Y-%m-%d") if iso else ""
+
+
+templates.env.filters["pool_title"] = pool_title
+templates.env.filters["day"] = day
+
+
+def chart(history: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rating-history chart of one pool: ``{"width", "height", "points": [{"x", "y", "rating",
+    "at", "match_id"}], "line": "x,y x,y ...", "low", "high"}`` in SVG user units, one point per
+    rated match, evenly spaced, oldest on the left; the y axis spans the lowest to the highest
+    rating (at least 100 points of rating tall)."""
+    ratings = [p["rating"] for p in history] or [1500]
+    low, high = min(ratings), max(ratings)
+    if high - low < 100:
+        mid = (high + low) / 2
+        low, high = round(mid - 50), round(mid + 50)
+    span_x = CHART_W - 2 * CHART_PAD
+    span_y = CHART_H - 2 * CHART_PAD
+    n = len(history)
+    points = []
+    for i, p in enumerate(history):
+        x = CHART_PAD + (span_x * i / (n - 1) if n > 1 else span_x / 2)
+        y = CHART_PAD + span_y * (high - p["rating"]) / (high - low)
+        points.append({"x": round(x, 1), "y": round(y, 1), **p})
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "pad": CHART_PAD,
+        "points": points,
+        "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "low": low,
+        "high": high,
+    }
+
+
+def _now(request: Request) -> Any:
+    return request.app.state.matches.clock.now()
+
+
+@router.get("/ladders", response_class=HTMLResponse)
+async def ladders_page(request: Request, user: OptionalUser) -> HTMLResponse:
+    """Every rating pool."""
+    pools = [reads.pool_json(p) for p in all_pools()]
+    return render_page(request, "ladders.html", user, title="Ladders", pools=pools)
+
+
+@router.get("/ladders/{pool}", response_class=HTMLResponse)
+async def ladder_page(
+    request: Request,
+    session: SessionDep,
+    user: OptionalUser,
+    pool: Annotated[str, Path(max_length=POOL_MAX)],
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    find_me: bool = False,
+) -> HTMLResponse:
+    """A pool's ladder, one page of 50 (``find_me``: the page the viewer is on)."""
+    try:
+        viewer = user.id if user else None
+        data = await reads.ladder(session, pool, page, viewer, _now(request), find_viewer=find_me)
+    except DomainError:
+        return not_found(request, user, f"There is no ladder {pool!r}.")
+    return render_page(request, "ladder.html", user, title=f"{pool_title(data['pool'])} ladder", ladder=data)
+
+
+@router.get("/users/{name}", response_class=HTMLResponse)
+async def profile_page(
+    request: Request, session: SessionDep, user: OptionalUser, name: Annotated[str, Path(max_length=NAME_MAX)]
+) -> HTMLResponse:
+    """A player's profile."""
+    try:
+        data = await reads.profile(session, name, user.id if user else None, _now(request))
+    except DomainError:
+        return not_found(request, user, f"There is no player {name!r}.")
+    charts = {r["pool"]["key"]: chart(r["history"]) for r in data["ratings"]}
+    return render_page(
+        request,
+        "profile.html",
+        user,
+        title=data["user"]["name"],
+        profile=data,
+        charts=charts,
+        game_titles={r["game"]: game_title(r["game"]) for r in data["records"] + data["recent"]},
+    )

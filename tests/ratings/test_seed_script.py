@@ -1,0 +1,67 @@
+"""``scripts/seed_ratings.py`` on a tiny database (the suite never runs the big seed): it migrates,
+seeds consistent rows, and times the real reads."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from app.db.session import make_engine, make_sessionmaker
+from app.ratings import reads
+from app.settings import ROOT
+from tests.conftest import PG_ADMIN_URL, require_service
+
+pytestmark = pytest.mark.postgres
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("seed_ratings", ROOT / "scripts" / "seed_ratings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_the_seed_script_on_a_tiny_database(capsys):
+    require_service("PostgreSQL", "127.0.0.1", 5432)
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/arena_seed_smoke_{os.getpid()}"
+    script = _script()
+    try:
+        assert await script.main(["--url", url, "--fresh", "--players", "60", "--matches", "400", "--repeat", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "matches 400" in out and "match_results 800" in out and "rating_changes 800" in out
+        assert "ladder page 1 (visitor)" in out and "profile of the busiest player" in out
+        engine = make_engine(url)
+        try:
+            async with engine.connect() as conn:
+                # every seat of every match is a different player and has its result and change
+                same = await conn.scalar(
+                    text(
+                        "SELECT count(*) FROM match_results a JOIN match_results b ON a.match_id = b.match_id "
+                        "AND a.seat < b.seat WHERE a.user_id = b.user_id"
+                    )
+                )
+                assert same == 0
+                games = await conn.scalar(text("SELECT sum(games) FROM ratings"))
+                assert games == 800
+                assert await conn.scalar(text("SELECT sum(wins + losses + draws) FROM player_records")) == 800
+                assert await conn.scalar(text("SELECT sum(players) FROM rating_pools")) == await conn.scalar(
+                    text("SELECT count(*) FROM ratings")
+                )
+            async with make_sessionmaker(engine)() as session:
+                ladder = await reads.ladder(session, "battle_runes")
+                assert len(ladder["rows"]) == min(50, ladder["total"]) and ladder["total"] > 0
+                profile = await reads.profile(session, "p1")
+                assert profile["ratings"] and profile["recent"]
+        finally:
+            await engine.dispose()
+    finally:
+        admin = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        async with admin.connect() as conn:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "arena_seed_smoke_{os.getpid()}" WITH (FORCE)'))
+        await admin.dispose()
+        await asyncio.sleep(0)
