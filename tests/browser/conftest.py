@@ -72,8 +72,9 @@ def server(tmp_path_factory) -> Iterator[ServerProcess]:
 def browser(server):
     """A headless Chromium per test module. Not per session: Playwright's sync API runs an event
     loop in this thread while it is open, which would break ``asyncio.run`` in later test files."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=15000)  # assertions wait for their state (Playwright's default: 5 s)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
@@ -87,7 +88,8 @@ def new_page(browser, server):
 
     def make(viewport: dict | None = None):
         ctx = browser.new_context(base_url=server.base_url, viewport=viewport or {"width": 1280, "height": 900})
-        ctx.set_default_timeout(15000)
+        # generous: the 2-core machines are shared, and a wait ends as soon as its state is there
+        ctx.set_default_timeout(30000)
         contexts.append(ctx)
         return ctx.new_page()
 
