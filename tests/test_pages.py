@@ -253,6 +253,9 @@ def test_scratch_wars_rules_page_lists_the_cards_and_links_the_gallery(client):
     for hero in _scratch_wars_catalog(client)["heroes"]:
         assert f"/games/scratch_wars/cards#card-{hero['code']}" in r.text
     assert "/static/css/scratch_wars.css" in r.text
+    # rule 3.1: "kind means the same weapon name, not the weapon type" (a newcomer read "one axe")
+    words = " ".join(r.text.split())
+    assert "each weapon name only once (two different weapons of one type" in words and "kind of weapon" not in words
     home = client.get("/")
     assert 'href="/games/scratch_wars/cards"' in home.text
 

@@ -215,7 +215,8 @@ class LiveMatch:
             frame["seed"] = self.seed
         state = self.state
         if state is not None:
-            frame["view"] = rules.observe(state, viewer)
+            finished = self.status == FINISHED  # everything may be revealed, whatever ended it
+            frame["view"] = rules.observe_finished(state, viewer) if finished else rules.observe(state, viewer)
             if self.status == ACTIVE:
                 to_act = sorted(s for s in rules.to_act(state) if s != CHANCE)
                 chosen = sorted(self.pending)

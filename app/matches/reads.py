@@ -157,7 +157,7 @@ class MatchReads:
         rules = match_rules(m)
         views = event_views(rows, None, True)
         steps = [
-            {**view, "view": rules.observe(state, None)}
+            {**view, "view": rules.observe_finished(state, None)}
             for view, (state, _) in zip(views, replay_rows(m, rows), strict=False)
         ]
         return {"match": info, "steps": steps}

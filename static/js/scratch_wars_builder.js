@@ -1,4 +1,5 @@
-// The Scratch Wars loadout builder: pick a hero and 1-5 weapons (each kind once). Used by the
+// The Scratch Wars loadout builder: pick a hero and 1-5 weapons, no two with the same name (rule
+// 3.1 from level 2: "kind" is the weapon's name, not its type; two different axes are fine). Used by the
 // loadout editor (/decks/scratch_wars) and by the match page's loadout phase ("Build one").
 // The server has the last word (validate_deck / is_legal); this only keeps the choice sensible.
 
@@ -38,7 +39,7 @@ export function loadoutBuilder(cat, opts = {}) {
     } else if (state.weapons.length >= MAX_WEAPONS) {
       state.hint = `A hero carries at most ${MAX_WEAPONS} weapons: take one off first.`;
     } else if (state.weapons.some((c) => cat.weapon[c].name === w.name)) {
-      state.hint = `Each kind of weapon only once: ${w.name} is already equipped.`;
+      state.hint = `${w.name} is already equipped: each weapon name only once (two different weapons of one type are fine).`;
     } else {
       state.weapons = [...state.weapons, code];
       state.hint = "";
@@ -96,7 +97,8 @@ export function loadoutBuilder(cat, opts = {}) {
 
     node.replaceChildren(summary,
       el("section", { class: "sw-builder-step" }, el("h3", { text: "1. Choose a hero" }), heroes, preview),
-      el("section", { class: "sw-builder-step" }, el("h3", { text: `2. Equip 1 to ${MAX_WEAPONS} weapons (each kind once)` }),
+      el("section", { class: "sw-builder-step" }, el("h3", { text: `2. Equip 1 to ${MAX_WEAPONS} weapons` }),
+        el("p", { class: "muted small", id: `${prefix}-name-rule`, text: "Each weapon name only once: never two of the same weapon. Two different weapons of one type (two axes, two bows) are fine." }),
         el("p", { class: "muted small", text: "Weapons of the hero's own types spin at their printed cost; any other type costs 1 energy more (level 3)." }),
         filterBar, weapons));
   }

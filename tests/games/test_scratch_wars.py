@@ -30,6 +30,7 @@ from app.games.scratch_wars.actions import (
     Detonate,
     DrawnLoadouts,
     EndTurn,
+    FirePermanent,
     KeepCombos,
     Loadout,
     RandomLoadout,
@@ -113,7 +114,12 @@ def test_registered_with_bots_easiest_first():
 
 
 def test_default_options():
-    assert SHIPPED.normalize_options({}) == {"level": 3, "effects": "distinguished", "random_loadouts": False}
+    assert SHIPPED.normalize_options({}) == {
+        "level": 3,
+        "effects": "distinguished",
+        "random_loadouts": False,
+        "permanent_order": "choose",
+    }
 
 
 @pytest.mark.parametrize(
@@ -446,11 +452,15 @@ def test_shields_are_not_offered_against_a_zero_attack():
     assert RULES.to_act(state) == {A}
 
 
-def test_permanent_attacks_fire_in_loadout_order_and_each_may_be_shielded():
+def test_permanent_attacks_fire_in_the_owners_order_and_each_may_be_shielded():
     a_slots = (Slot("SW", READY, PERMANENT_ATTACK, 2), Slot("BW", READY, PERMANENT_ATTACK, 3), Slot("WD"))
     b_slots = (Slot("SW"), Slot("BW", READY, SHIELD, 2), Slot("WD"))
     state = position(level=3, slots=(a_slots, b_slots))
     state, events = act(state, EndTurn())
+    assert state.phase == "order" and RULES.legal_actions(state, A) == (FirePermanent(SW), FirePermanent(BW))
+    decoded = RULES.decode_state(json.loads(json.dumps(RULES.encode_state(state))))
+    assert decoded == state and decoded.config.permanent_order == "choose"
+    state, events = act(state, FirePermanent(SW))
     assert RULES.to_act(state) == {B} and state.attack.origin == SW and state.attack.value == 2
     state, events = act(state, SpendShield(BW))
     assert lives(state) == (30, 27)  # 2 - 2 = 0, then 3

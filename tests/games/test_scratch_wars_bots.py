@@ -14,6 +14,7 @@ from app.games.scratch_wars import RULES as SHIPPED
 from app.games.scratch_wars import Slot
 from app.games.scratch_wars.actions import (
     EndTurn,
+    FirePermanent,
     Loadout,
     Skip,
     SpendShield,
@@ -187,6 +188,27 @@ def test_detonates_combos_that_win():
     while state.phase in ("combo", "target"):
         state, _ = act(state, _choose(bot, state, A))
     assert FIXTURE.outcome(state) is not None and FIXTURE.outcome(state).results == ("win", "loss")
+
+
+def _two_queued(b_slots=None):
+    """A's turn ends with permanent attacks 5 on SW and 2 on BW: A orders them (AMBIGUITY 16)."""
+    a_slots = (Slot("SW", 0, PERMANENT_ATTACK, 5), Slot("BW", 0, PERMANENT_ATTACK, 2), Slot("WD"))
+    state, _ = act(position(round=2, slots=(a_slots, b_slots)), EndTurn())
+    assert state.phase == "order"
+    return state
+
+
+def test_greedy_fires_the_weakest_permanent_attack_first():
+    shielded = (Slot("SW"), Slot("BW", 0, SHIELD, 3), Slot("WD"))
+    assert _choose(GreedyBot(rules=FIXTURE), _two_queued(shielded), A) == FirePermanent(BW)
+
+
+def test_expectimax_orders_permanent_attacks_and_the_match_goes_on():
+    bot = _bot()
+    state = _two_queued()
+    assert set(bot.values(state, A)) == {FirePermanent(SW), FirePermanent(BW)}
+    state, _ = act(state, _choose(bot, state, A))
+    assert state.active == B and state.seats[B].lives == 30 - 7
 
 
 def test_the_start_weapon_is_the_best_number_and_the_winner_starts():

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from app.games.scratch_wars import ScratchWars
+from app.games.scratch_wars.actions import Loadout
 from app.games.scratch_wars.data import (
     CARD_SET,
     COST_COLORS,
@@ -165,6 +166,24 @@ def test_suggested_loadouts_are_valid_and_on_type():
         assert rules.validate_deck({"hero": h.code, "weapons": list(h.starter_weapons)})
         assert len(h.starter_weapons) == 5
         assert all(rules.book.weapons[w].type in h.weapon_types for w in h.starter_weapons), h.code
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_suggested_loadouts_carry_each_weapon_name_once_at_level_2_and_up(level):
+    """Rule 3.1 at level >= 2: "Kind means the same weapon name, not the weapon type": every
+    suggested loadout the loadout phase lists is legal at the level and names no weapon twice, and
+    some carry two weapons of one type (the rule does not mean "one axe")."""
+    rules = ScratchWars()
+    state = rules.initial_state(2, {"level": level})
+    suggested = [a for a in rules.legal_actions(state, 0) if isinstance(a, Loadout)]
+    assert len(suggested) == len(HEROES)
+    for loadout in suggested:
+        names = [rules.book.weapons[w].name for w in loadout.weapons]
+        assert len(set(names)) == len(names), loadout
+        assert rules.is_legal(state, 0, loadout)
+    assert any(len({rules.book.weapons[w].type for w in a.weapons}) < len(a.weapons) for a in suggested)  # a type twice
+    twice = Loadout(suggested[0].hero, (suggested[0].weapons[0], suggested[0].weapons[0]))
+    assert not rules.is_legal(state, 0, twice)
 
 
 # ------------------------------------------------------------------------------- rarity and strength

@@ -21,6 +21,7 @@ from app.games.scratch_wars.actions import (
     Cancel,
     Detonate,
     EndTurn,
+    FirePermanent,
     Loadout,
     Repair,
     Segment,
@@ -484,6 +485,41 @@ def test_case_19_a_shield_reduces_a_permanent_attack():
     assert RULES.to_act(state) == {B} and state.attack.source == 1
     state, _ = act(state, SpendShield(WD))
     assert lives(state) == (30, 29)
+
+
+def _two_permanent_attacks(options: dict | None = None):
+    """A holds permanent attacks 2 on SW (slot 0) and 5 on BW (slot 1); B holds one shield 4 on WD."""
+    a_slots = (Slot("SW", READY, PERMANENT_ATTACK, 2), Slot("BW", READY, PERMANENT_ATTACK, 5), Slot("WD"))
+    return RULES.position(("H", "H"), (LOADOUT, LOADOUT), options=options, slots=(a_slots, _b_slots((WD, SHIELD, 4))))
+
+
+def test_ambiguity_16_the_owner_orders_permanent_attacks_around_a_shield():
+    """AMBIGUITY 16: "permanent attacks first (the owner chooses their order)". B's one shield 4
+    would swallow SW's 2 if it fired first, as loadout order had it; A fires BW's 5 first instead:
+    B shields it (5 - 4 = 1), and SW's 2, the last one queued, fires at once with no shield left."""
+    state, _ = act(_two_permanent_attacks(), EndTurn())
+    assert state.phase == "order" and RULES.to_act(state) == {A}
+    assert RULES.legal_actions(state, A) == (FirePermanent(SW), FirePermanent(BW))
+    assert not RULES.is_legal(state, A, FirePermanent(WD))
+    state, events = act(state, FirePermanent(BW))
+    assert RULES.to_act(state) == {B} and state.attack.origin == BW and state.attack.value == 5
+    state, events = act(state, SpendShield(WD))
+    assert [e.data["value"] for e in events if e.kind == "attack_declared"] == [2]  # SW, no choice left
+    assert lives(state) == (30, 27) and state.active == B  # 1 + 2
+
+
+def test_ambiguity_16_loadout_order_for_matches_stored_before_the_choice():
+    """A match stored before the order was chosen (``permanent_order: "loadout"``) fires them in
+    loadout order, so its log replays unchanged: SW's 2 first, and B's shield meets it."""
+    state, _ = act(_two_permanent_attacks({"permanent_order": "loadout"}), EndTurn())
+    assert RULES.to_act(state) == {B} and state.attack.origin == SW and state.attack.value == 2
+    state, _ = act(state, SpendShield(WD))
+    assert lives(state) == (30, 25)  # 0, then 5
+
+
+def test_ambiguity_16_one_queued_permanent_attack_fires_without_asking():
+    state, _ = act(_permanent_attack_deferred(), EndTurn())
+    assert lives(state) == (30, 28) and state.active == B
 
 
 def _combos(round_: int, *values: int):

@@ -111,3 +111,54 @@ def test_no_frame_carries_an_identity_its_recipient_was_not_shown(client, option
     # the setups were sent and stored, and each seat saw only its own before the end
     setups = [row for row in stored if row.payload.get("action") and "setup" in row.payload["action"]]
     assert {row.seat for row in setups} == {0, 1}
+
+
+def _faces(view) -> list[dict]:
+    """Every castle and occupied tower slot in a Stratego Junior view."""
+    towers = [t for row in view["towers"] for t in row if not t.get("empty")]
+    return [*view["castles"], *towers]
+
+
+def test_a_resigned_match_reveals_every_castle_live_and_in_the_replay(client):
+    """Issue 16: a finished match (resignation included, where the game itself is not over) shows
+    every castle to both players and spectators, on the live page and at every replay step."""
+    red, blue = _user(client, "redresigns"), _user(client, "blueremains")
+    options = {"variant": "victory", "turn_seconds": 600}
+    match_id = client.post("/api/matches", json={"game": "stratego_junior", "options": options}, headers=red).json()[
+        "id"
+    ]
+    assert client.post(f"/api/matches/{match_id}/join", headers=blue).json()["status"] == "active"
+    url = f"/ws/matches/{match_id}"
+    frames: dict[int | None, list[dict]] = {0: [], 1: [], None: []}
+    rng = random.Random(7)
+    client.cookies.clear()
+    with (
+        client.websocket_connect(url, headers=dict(red)) as w0,
+        client.websocket_connect(url, headers=dict(blue)) as w1,
+        client.websocket_connect(url) as ws,
+    ):
+        sockets = {0: w0, 1: w1, None: ws}
+        for viewer, sock in sockets.items():
+            sock.send_json({"type": "hello", "since": 0})
+            _drain(sock, frames[viewer])
+        snap = frames[None][-1]
+        while snap["view"]["phase"] == "setup" or snap["view"]["turn"] < 4:  # the setups, then a few moves
+            seat = next(s for s in snap["to_act"] if s not in snap["chosen"])
+            mine = frames[seat][-1]
+            sockets[seat].send_json(
+                {"type": "act", "action": rng.choice(mine["legal"]), "version": mine["version"], "ack": "x"}
+            )
+            done = _drain(sockets[seat], frames[seat])
+            for viewer in (1 - seat, None):
+                _drain(sockets[viewer], frames[viewer], done["version"])
+            snap = frames[None][-1]
+        hidden = [c for c in snap["view"]["castles"] if "piece" not in c]
+        assert hidden, "the spectator saw every castle before the end"
+        assert client.post(f"/api/matches/{match_id}/resign", headers=red).status_code == 200
+        last = {viewer: _drain(sock, frames[viewer], snap["version"] + 1) for viewer, sock in sockets.items()}
+    for viewer, frame in last.items():
+        assert frame["status"] == "finished" and frame["view"]["over"] is False, viewer
+        assert all("piece" in c for c in _faces(frame["view"])), (viewer, frame["view"])
+    steps = client.get(f"/api/matches/{match_id}/replay").json()["steps"]
+    placed = [step for step in steps if step["view"]["castles"]]
+    assert placed and all("piece" in c for step in placed for c in _faces(step["view"]))

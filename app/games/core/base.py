@@ -86,6 +86,11 @@ class BaseRules(Generic[S, A]):
     def observe(self, state: S, viewer: int | None) -> dict[str, JSON]:
         raise NotImplementedError
 
+    def observe_finished(self, state: S, viewer: int | None) -> dict[str, JSON]:
+        """What ``viewer`` sees once the match has ended (see :class:`~.rules.Rules`); by default
+        :meth:`observe` (games with hidden pieces override it to reveal them)."""
+        return self.observe(state, viewer)
+
     # ------------------------------------------------------------------ defaults
 
     def is_legal(self, state: S, seat: int, action: A) -> bool:

@@ -250,6 +250,13 @@ class Rules(Protocol, Generic[S, A]):
         information of any other seat."""
         ...
 
+    def observe_finished(self, state: S, viewer: int | None) -> dict[str, JSON]:
+        """What ``viewer`` sees of ``state`` once the match has ended by any ending (a result,
+        resignation, timeout, abandonment), when everything may be revealed: the live page of a
+        finished match and every step of its replay. ``state`` need not be a final state (a
+        resignation ends the match where it stands)."""
+        ...
+
     def bot_observation(self, state: S, seat: int) -> dict[str, JSON]:
         """What a computer player for ``seat`` sees: ``observe(state, seat)`` plus anything that
         seat has legitimately seen before and a person could remember (revealed pieces, flips),

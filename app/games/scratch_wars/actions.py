@@ -17,6 +17,7 @@ Wire forms (unchanged from the first engine, so stored matches replay)::
     Target("weapon" | "effect", 1)   {"target": "weapon" | "effect", "slot": 1}
     SpendShield(3)                   {"shield": 3}      the defender spends the shield on slot 3
     TakeHit()                        {"take_hit": true} the defender spends no (more) shields
+    FirePermanent(1)                 {"fire": 1}        the permanent attack on slot 1 fires next
     AddCombo(1)                      {"combo": 1}       add the combo on slot 1 to the detonation
     Detonate(bonus)                  {"detonate": {"bonus": null | 0}}
     KeepCombos()                     {"keep_combos": true}
@@ -363,6 +364,18 @@ class TakeHit(_Flag):
     key: ClassVar[str] = "take_hit"
 
 
+# ------------------------------------------------------------------- end of turn (6.1, AMBIGUITY 16)
+
+
+@dataclass(frozen=True, slots=True)
+class FirePermanent(_Number):
+    """Fire the own permanent attack on ``slot`` next, when two or more are queued at the end of
+    the turn (AMBIGUITY 16: the owner chooses their order). Wire: ``{"fire": slot}``."""
+
+    key: ClassVar[str] = "fire"
+    slot: int
+
+
 # ---------------------------------------------------------------------------------- combos (6.2)
 
 
@@ -453,6 +466,7 @@ CODEC = ScratchCodec(
     Target,
     SpendShield,
     TakeHit,
+    FirePermanent,
     AddCombo,
     Detonate,
     KeepCombos,
@@ -474,6 +488,7 @@ CANCEL = tuple(Cancel(j) for j in range(MAX_WEAPONS))
 START_WEAPON = tuple(StartWeapon(j) for j in range(MAX_WEAPONS))
 SPEND_SHIELD = tuple(SpendShield(j) for j in range(MAX_WEAPONS))
 ADD_COMBO = tuple(AddCombo(j) for j in range(MAX_WEAPONS))
+FIRE_PERMANENT = tuple(FirePermanent(j) for j in range(MAX_WEAPONS))
 STARTER = (Starter(0), Starter(1))
 #: ``TARGETS[t][j]``: target kind ``t`` (``T_WEAPON``/``T_EFFECT``) on slot ``j``; ``TARGETS[T_HERO][0]`` the hero
 TARGETS = ((TARGET_HERO,), *(tuple(Target(name, j) for j in range(MAX_WEAPONS)) for name in TARGET_NAMES[1:]))
@@ -510,6 +525,7 @@ __all__ = [
     "Detonate",
     "DrawnLoadouts",
     "EndTurn",
+    "FirePermanent",
     "KeepCombos",
     "Loadout",
     "RandomLoadout",

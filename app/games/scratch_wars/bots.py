@@ -30,6 +30,7 @@ from .actions import (
     TAKE_HIT,
     AddCombo,
     Detonate,
+    FirePermanent,
     Loadout,
     Repair,
     ScratchAction,
@@ -76,6 +77,9 @@ from .state import (
 )
 from .state import (
     COMBO as PH_COMBO,
+)
+from .state import (
+    ORDER as PH_ORDER,
 )
 from .state import (
     SHIELD as PH_SHIELD,
@@ -258,7 +262,8 @@ class GreedyBot(_Bot):
     Spins the affordable weapon with the best average worth; uses an effect when it is worth more
     than what the rest of the turn is expected to bring (orange) or worth anything at all (green,
     red); takes the target worth most; spends shields on hits of 2 or more to the hero and to save
-    a weapon or effect; detonates every combo with the best bonus; repairs when nothing else fits.
+    a weapon or effect; fires the weakest permanent attack first (it draws the shields); detonates
+    every combo with the best bonus; repairs when nothing else fits.
     """
 
     name: ClassVar[str] = "greedy"
@@ -277,6 +282,9 @@ class GreedyBot(_Bot):
             return max(legal, key=lambda a: _target_worth(self, st, a, value) if isinstance(a, Target) else -WIN)
         if phase == PH_SHIELD:
             return self._shield(st, seat, legal)
+        if phase == PH_ORDER:  # the weakest first: it draws the opponent's shields, the strong ones land
+            slots = st.seat(seat).slots
+            return min(legal, key=lambda a: slots[a.slot].value if isinstance(a, FirePermanent) else WIN)
         if phase == PH_COMBO:
             picks = [a for a in legal if isinstance(a, AddCombo)]
             if picks:

@@ -24,8 +24,9 @@ def check_loadout(book: CardBook, hero: JSON, weapons: JSON, level: int = 3) -> 
     """Check a hero and its weapons (section 3.1).
 
     :returns: ``(hero, weapons)`` in normal form.
-    :raises BadAction: an unknown hero or weapon, not 1-5 weapons, or (level >= 2) a kind of
-        weapon twice (level 1 allows the same weapon twice).
+    :raises BadAction: an unknown hero or weapon, not 1-5 weapons, or (level >= 2) a weapon name
+        twice ("kind means the same weapon name, not the weapon type"; level 1 allows the same
+        weapon twice).
     """
     if not isinstance(hero, str) or hero not in book.hero_rows:
         raise BadAction(f"{GAME}: unknown hero {hero!r}; heroes are {list(book.hero_codes)}")
@@ -40,7 +41,7 @@ def check_loadout(book: CardBook, hero: JSON, weapons: JSON, level: int = 3) -> 
         names = [book.weapon_rows[w].name for w in weapons]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
-            raise BadAction(f"{GAME}: a hero may carry each kind of weapon only once; twice: {twice}")
+            raise BadAction(f"{GAME}: a hero may carry each weapon name only once; twice: {twice}")
     return hero, tuple(weapons)
 
 

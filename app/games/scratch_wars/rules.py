@@ -5,7 +5,7 @@ Flow of a match (phases of :mod:`.state`), each in its own module:
 
 1. ``loadout`` / ``draw_loadouts``: heroes and weapons, chosen or drawn (:mod:`.loadout`, 3.1);
 2. ``start_weapon`` / ``start_spin`` / ``start_choice``: who starts (:mod:`.start`, 3.3-3.4);
-3. rounds and turns, ``main`` / ``spin`` / ``decide`` / ``combo`` (:mod:`.turn`, 4-7);
+3. rounds and turns, ``main`` / ``spin`` / ``decide`` / ``order`` / ``combo`` (:mod:`.turn`, 4-7);
 4. attacks, ``target`` / ``shield`` (:mod:`.attack`, 8);
 5. ``over``: a hero at 0 lives or fewer (section 10).
 
@@ -30,6 +30,7 @@ from .actions import (
     Detonate,
     DrawnLoadouts,
     EndTurn,
+    FirePermanent,
     KeepCombos,
     Loadout,
     Repair,
@@ -54,10 +55,13 @@ from .state import (
     DRAW_LOADOUTS,
     EFFECT_MODES,
     GAME,
+    LEGACY_PERMANENT_ORDER,
     LEVELS,
     LOADOUT,
     MAIN,
+    ORDER,
     OVER,
+    PERMANENT_ORDERS,
     SHIELD,
     SPIN,
     START_CHOICE,
@@ -87,6 +91,7 @@ STEPS: dict[type[ScratchAction], Step] = {
     AddCombo: turn.add_combo,
     Detonate: turn.detonate,
     KeepCombos: turn.keep_combos,
+    FirePermanent: turn.fire,
     Target: attack.aim,
     SpendShield: attack.spend_shield,
     TakeHit: attack.take_hit,
@@ -101,6 +106,7 @@ CHOICES: dict[str, Choices] = {
     TARGET: attack.target_choices,
     SHIELD: attack.shield_choices,
     COMBO: turn.combo_choices,
+    ORDER: turn.order_choices,
     START_CHOICE: start.starter_choices,
     START_WEAPON: start.weapon_choices,
     LOADOUT: loadout.choices,
@@ -129,6 +135,7 @@ _ACTOR: dict[str, frozenset[int] | str] = {
     DECIDE: _ACTIVE,
     TARGET: _ACTIVE,
     COMBO: _ACTIVE,
+    ORDER: _ACTIVE,
     START_CHOICE: _ACTIVE,
     SHIELD: _DEFENDER,
     START_WEAPON: _CHOOSERS,
@@ -148,7 +155,9 @@ class ScratchWars(BaseRules[State, ScratchAction]):
 
     Options (:attr:`default_options`): ``level`` 1/2/3 (default 3); ``effects`` at level 2,
     ``"distinguished"`` (2b, default) or ``"every_effect_attacks"`` (2a); ``random_loadouts``
-    (skip the loadout phase: chance draws both loadouts). Events: :data:`.events.EVENT_KINDS`.
+    (skip the loadout phase: chance draws both loadouts); ``permanent_order`` ``"choose"`` (the
+    owner orders two or more permanent attacks, AMBIGUITY 16; default) or ``"loadout"``. Events:
+    :data:`.events.EVENT_KINDS`.
     """
 
     name: ClassVar[str] = GAME
@@ -158,8 +167,17 @@ class ScratchWars(BaseRules[State, ScratchAction]):
     #: nothing in the state is hidden: the loadouts and start weapons are chosen simultaneously, and the
     #: driver (not the state) keeps a choice hidden until both seats have chosen
     information: ClassVar[str] = "perfect"
-    default_options: ClassVar[Mapping[str, JSON]] = {"level": 3, "effects": "distinguished", "random_loadouts": False}
-    option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {"level": LEVELS, "effects": EFFECT_MODES}
+    default_options: ClassVar[Mapping[str, JSON]] = {
+        "level": 3,
+        "effects": "distinguished",
+        "random_loadouts": False,
+        "permanent_order": "choose",
+    }
+    option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {
+        "level": LEVELS,
+        "effects": EFFECT_MODES,
+        "permanent_order": PERMANENT_ORDERS,
+    }
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = (
         {"level": 1},
         {"level": 2, "effects": "every_effect_attacks"},
@@ -176,10 +194,18 @@ class ScratchWars(BaseRules[State, ScratchAction]):
     def initial_state(self, num_players: int, options: Mapping[str, JSON]) -> State:
         """The loadout phase (or the chance node drawing both loadouts with ``random_loadouts``).
 
+        ``options`` without ``permanent_order`` are the options of a match stored before that
+        option existed (the service stores every match's options normalized): it plays by the rule
+        its log was written with, permanent attacks in loadout order. Normalized options (a new
+        match) carry the default, ``"choose"``.
+
         :raises BadOptions: ``num_players`` != 2 or bad options.
         """
         self.check_players(num_players)
-        config = Config.of(**self.normalize_options(options))
+        normal = self.normalize_options(options)
+        if "permanent_order" not in options:
+            normal["permanent_order"] = LEGACY_PERMANENT_ORDER
+        config = Config.of(**normal)
         if config.random_loadouts:
             return State(config, DRAW_LOADOUTS, (None, None), random_seats=(0, 1))
         return State(config, LOADOUT, (None, None))

@@ -38,6 +38,7 @@ DECIDE = "decide"  #: use (with which bonus) or skip the spun effect (sections 5
 TARGET = "target"  #: the attacker picks the target of an attack (section 8 step 2)
 SHIELD = "shield"  #: the *defender* may spend deferred shields one at a time (section 8 step 3)
 COMBO = "combo"  #: end of turn: pick combos to detonate, or keep them (section 6.2)
+ORDER = "order"  #: end of turn: the owner picks which queued permanent attack fires next (AMBIGUITY 16)
 OVER = "over"
 PHASES = (
     LOADOUT,
@@ -51,6 +52,7 @@ PHASES = (
     TARGET,
     SHIELD,
     COMBO,
+    ORDER,
     OVER,
 )
 
@@ -77,6 +79,11 @@ MAX_WEAPONS = 5
 
 LEVELS = (1, 2, 3)
 EFFECT_MODES = ("distinguished", "every_effect_attacks")  #: level 2b / 2a (section 9)
+#: who orders two or more permanent attacks at the end of a turn (AMBIGUITY 16): the owner chooses
+#: (``"choose"``, every match created since the option exists), or they fire in loadout order
+#: (``"loadout"``, the rule of matches stored before it: their logs replay unchanged)
+PERMANENT_ORDERS = ("choose", "loadout")
+LEGACY_PERMANENT_ORDER = "loadout"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +93,8 @@ class Config:
     :param level: 1, 2 or 3.
     :param effects: level 2 only: ``"distinguished"`` (2b) or ``"every_effect_attacks"`` (2a).
     :param random_loadouts: skip the loadout phase; chance draws both loadouts.
+    :param permanent_order: one of :data:`PERMANENT_ORDERS`; a config without it (a snapshot
+        stored before the option existed) fires permanent attacks in loadout order.
     :param distinguished: effects are distinguished (level 3, or 2b); else every segment attacks
         the hero.
     :param bonuses: hero bonuses apply (level >= 2).
@@ -105,19 +114,39 @@ class Config:
     bonuses: bool = True
     energy: bool = True
     day_cycle: bool = True
+    permanent_order: str = LEGACY_PERMANENT_ORDER
 
     def __post_init__(self) -> None:
         if (self.distinguished, self.bonuses, self.energy, self.day_cycle) != _switches(self.level, self.effects):
             raise ValueError(f"scratch_wars: the rule switches of {self!r} do not fit its level; use Config.of")
+        if self.permanent_order not in PERMANENT_ORDERS:
+            raise ValueError(
+                f"scratch_wars: permanent_order must be one of {PERMANENT_ORDERS}, got {self.permanent_order!r}"
+            )
 
     @staticmethod
-    def of(level: int = 3, effects: str = "distinguished", random_loadouts: bool = False) -> Config:
+    def of(
+        level: int = 3,
+        effects: str = "distinguished",
+        random_loadouts: bool = False,
+        permanent_order: str = LEGACY_PERMANENT_ORDER,
+    ) -> Config:
         """The config of these options, with their switches."""
-        return Config(level, effects, random_loadouts, *_switches(level, effects))
+        return Config(level, effects, random_loadouts, *_switches(level, effects), permanent_order)
+
+    @property
+    def owner_orders(self) -> bool:
+        """The owner picks the order of two or more permanent attacks (AMBIGUITY 16)."""
+        return self.permanent_order == "choose"
 
     def to_json(self) -> dict[str, JSON]:
-        """The options as a JSON object ``{"level", "effects", "random_loadouts"}`` (the switches follow)."""
-        return {"level": self.level, "effects": self.effects, "random_loadouts": self.random_loadouts}
+        """The options as a JSON object ``{"level", "effects", "random_loadouts"[, "permanent_order"]}``
+        (the switches follow); ``permanent_order`` only when the owner orders, so a state of a match
+        stored before the option encodes as it did."""
+        out: dict[str, JSON] = {"level": self.level, "effects": self.effects, "random_loadouts": self.random_loadouts}
+        if self.permanent_order != LEGACY_PERMANENT_ORDER:
+            out["permanent_order"] = self.permanent_order
+        return out
 
 
 def _switches(level: int, effects: str) -> tuple[bool, bool, bool, bool]:

@@ -10,8 +10,10 @@ one, cancels an own deferred effect for free, or ends the turn. A spin is a chan
 whose segment is public; then in ``decide`` the seat uses the effect (with one hero bonus, negative
 bonuses mandatory) or skips it (section 5.3). Attacks go through :mod:`.attack`. The main phase ends
 on 0 actions, a red field, a used orange effect or (level 3) no energy for any spin or repair
-(AMBIGUITY 6). Then every permanent attack fires (loadout order) and the seat may detonate combos
-(``combo``: add combos one by one, then detonate with a bonus, or keep them; section 6.2).
+(AMBIGUITY 6). Then every permanent attack fires, in the order the owner picks while two or more
+are queued (``order``, AMBIGUITY 16; matches stored before that rule fire them in loadout order,
+see :class:`.state.Config`), and the seat may detonate combos (``combo``: add combos one by one,
+then detonate with a bonus, or keep them; section 6.2).
 
 Steps with a single legal choice (a green field at level 1, one possible target, no shields to
 spend) are applied at once, so every listed choice is a real decision.
@@ -35,6 +37,7 @@ from .actions import (
     ADD_COMBO,
     CANCEL,
     END_TURN,
+    FIRE_PERMANENT,
     KEEP_COMBOS,
     REPAIR,
     SKIP,
@@ -43,6 +46,7 @@ from .actions import (
     Cancel,
     Detonate,
     EndTurn,
+    FirePermanent,
     KeepCombos,
     Repair,
     ScratchAction,
@@ -101,6 +105,9 @@ from .state import (
 )
 from .state import (
     COMBO as PH_COMBO,
+)
+from .state import (
+    ORDER as PH_ORDER,
 )
 from .state import (
     replace_at as _replaced,
@@ -215,7 +222,16 @@ def end_main(book: CardBook, st: State, reason: str, ev: Events) -> State:
 
 
 def end_steps(book: CardBook, st: State, ev: Events) -> State:
-    """Fire the next permanent attack (AMBIGUITIES 7, 16), then offer combos, then pass."""
+    """Fire the next permanent attack (AMBIGUITIES 7, 16), then offer combos, then pass.
+
+    With two or more still queued the owner picks the next (phase ``order``) when the match's
+    config says so; else the first in loadout order fires."""
+    if st.config.owner_orders and len(st.queue) > 1:
+        slots = st.seat(st.active).slots
+        queue = tuple(j for j in st.queue if slots[j].held == PERMANENT_ATTACK)
+        if len(queue) > 1:
+            return evolve(st, phase=PH_ORDER, queue=queue)
+        st = evolve(st, queue=queue)
     while st.queue:
         j, st = st.queue[0], evolve(st, queue=st.queue[1:])
         slot = st.seat(st.active).slots[j]
@@ -224,6 +240,19 @@ def end_steps(book: CardBook, st: State, ev: Events) -> State:
     if fx.can_detonate(book, st):
         return evolve(st, phase=PH_COMBO, combos=())
     return finish_turn(book, st, ev)
+
+
+def order_choices(book: CardBook, st: State, seat_index: int) -> list[ScratchAction]:
+    """Phase ``order``: fire any queued permanent attack next, in loadout order of the slots."""
+    return [FIRE_PERMANENT[j] for j in st.queue]
+
+
+def fire(book: CardBook, st: State, action: FirePermanent, ev: Events) -> State:
+    """The owner's pick: the permanent attack on ``action.slot`` fires now; the rest stay queued."""
+    j = action.slot
+    slot = st.seat(st.active).slots[j]
+    st = evolve(st, phase=MAIN, queue=tuple(k for k in st.queue if k != j))
+    return attack.declare(book, st, SRC_PERMANENT, PERMANENT_ATTACK, slot.value, j, ev)
 
 
 def after_attack(book: CardBook, st: State, source: int, seats: Seats, ev: Events) -> State:
@@ -567,9 +596,11 @@ __all__ = [
     "end_steps",
     "end_turn",
     "finish_turn",
+    "fire",
     "keep_combos",
     "main_allows",
     "main_choices",
+    "order_choices",
     "over",
     "repair",
     "sample_segment",

@@ -47,7 +47,7 @@ def tower_json(owner: int, kind: int | None, slot: int) -> dict[str, JSON]:
     return d
 
 
-def observation(state: StrategoState, viewer: int | None, memory: bool) -> dict[str, JSON]:
+def observation(state: StrategoState, viewer: int | None, memory: bool, *, reveal: bool = False) -> dict[str, JSON]:
     """The observation both variants share, with the variant's own keys (``access``,
     ``attackable``, ``returning``, ``restricted``) set to ``None`` for the variant to fill.
 
@@ -59,8 +59,11 @@ def observation(state: StrategoState, viewer: int | None, memory: bool) -> dict[
     :param viewer: a seat, or ``None`` for a spectator.
     :param memory: show the opponent's castles the viewer has seen revealed (the memory aid; always
         on for a computer player).
+    :param reveal: show every castle and tower (the match has ended, by resignation too, before
+        the game reached ``over``); ``"over"`` still tells whether the game itself ended.
     """
     over = state.phase == OVER
+    everything = over or reveal
     revealed, moved = state.revealed, state.moved
     kinds, owners = state.kinds, state.owners
     castles = []
@@ -69,7 +72,7 @@ def observation(state: StrategoState, viewer: int | None, memory: bool) -> dict[
             continue
         owner = owners[uid]
         known = uid in revealed
-        show = over or owner == viewer or (memory and known)
+        show = everything or owner == viewer or (memory and known)
         castles.append(
             piece_json(
                 uid,
@@ -85,7 +88,7 @@ def observation(state: StrategoState, viewer: int | None, memory: bool) -> dict[
         row = state.towers[seat]
         towers.append(
             [
-                tower_json(seat, row[t] if (over or seat == viewer) else None, t)
+                tower_json(seat, row[t] if (everything or seat == viewer) else None, t)
                 if row[t] >= 0
                 else {"empty": True, "owner": seat, "tower": t}
                 for t in range(D.towers)
@@ -95,7 +98,7 @@ def observation(state: StrategoState, viewer: int | None, memory: bool) -> dict[
     for seat in (0, 1):
         out = []
         for uid in state.removed[seat]:
-            show = over or seat == viewer or uid in revealed
+            show = everything or seat == viewer or uid in revealed
             out.append(piece_json(uid, seat, kinds[uid] if show else None, None, known=uid in revealed and show))
         out += [{"known": True, "owner": seat, "piece": D.kinds[k]} for k in state.big_out[seat]]
         removed.append(out)

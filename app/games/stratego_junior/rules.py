@@ -435,6 +435,13 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         self._annotate(state, viewer, obs)
         return obs
 
+    def observe_finished(self, state: StrategoState, viewer: int | None) -> dict[str, JSON]:
+        """:meth:`observe` with every castle and tower shown: the match has ended (any ending,
+        resignation and abandonment included, where the state is not ``over``)."""
+        obs = observation(state, viewer, state.config.memory_aid, reveal=True)
+        self._annotate(state, viewer, obs)
+        return obs
+
     def bot_observation(self, state: StrategoState, seat: int) -> dict[str, JSON]:
         """:meth:`observe` with the memory aid forced on: a computer remembers every flip and
         combat it saw, as a person could."""

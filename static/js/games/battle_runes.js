@@ -5,6 +5,7 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { el, loadGameData } from "/static/js/api.js";
+import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { knows, say } from "/static/js/messages.js";
 
@@ -276,6 +277,19 @@ function resultInfo(snapshot) {
   return outcome;
 }
 
+/** The result's second line, from the outcome's codes: who resigned ("You resigned." for the
+ * resigning seat), the score when there is one, and the reason. */
+function resultDetail(outcome, seat, nm, scores) {
+  const parts = [];
+  if (outcome.reason === "resigned") {
+    const who = outcome.resigned && outcome.resigned.length ? outcome.resigned : [(outcome.results || []).indexOf("loss")];
+    parts.push(who.filter((s) => s === 0 || s === 1).map((s) => (s === seat ? "You resigned." : `${nm[s]} resigned.`)).join(" "));
+  }
+  if (typeof scores[0] === "number" && typeof scores[1] === "number") parts.push(`${nm[0]} ${scores[0]} : ${scores[1]} ${nm[1]}`);
+  if (REASONS[outcome.reason]) parts.push(REASONS[outcome.reason]);
+  return parts.join(" · ");
+}
+
 function resultBanner(outcome, seat, nm) {
   const results = outcome.results || [];
   let headline;
@@ -305,7 +319,7 @@ function resultBanner(outcome, seat, nm) {
   const scores = outcome.scores || [];
   return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(",") } },
     el("div", { class: "result-headline", text: headline }),
-    el("div", { class: "result-detail", text: `${nm[0]} ${scores[0] ?? ""} : ${scores[1] ?? ""} ${nm[1]}${REASONS[outcome.reason] ? ` · ${REASONS[outcome.reason]}` : ""}` }),
+    el("div", { class: "result-detail", text: resultDetail(outcome, seat, nm, scores) }),
     el("div", { class: "result-links" },
       el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
       snapshot_match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot_match_id}/replay`, id: "watch-replay", text: "Watch the replay" }) : null),
@@ -337,9 +351,13 @@ export function render(root, snapshot, client) {
     return;
   }
   const turnNow = view.turn + 1;
+  const matchId = snapshot.match_id ?? (client && client.matchId);
+  const stamp = `turn:${turnNow}`;
   if (st.turn !== turnNow) {
     st.turn = turnNow;
-    st.selected = [];
+    // the picks made before a reload of this turn (a draft of another turn is dropped)
+    const saved = player && client && !client.showPicks ? readDraft(matchId, seat, stamp) : null;
+    st.selected = Array.isArray(saved) ? saved : [];
     st.hint = "";
   }
   const winScore = (view.options && view.options.win_score) || 50;
@@ -351,6 +369,10 @@ export function render(root, snapshot, client) {
   // keep only runes still in hand
   const myHand = player ? view.hands[seat] : [];
   st.selected = st.selected.filter((id) => myHand.includes(id));
+  if (player && client && !client.showPicks) {
+    if (canPick) saveDraft(matchId, seat, stamp, snapshot.version, st.selected.length ? st.selected : null);
+    else if (over || chosen.has(seat)) dropDraft(matchId, seat);
+  }
 
   const last = view.last;
   const deltas = last ? [0, 1].map((s) => (last.scores_after || view.scores)[s] - last.scores_before[s]) : [null, null];

@@ -8,6 +8,7 @@
 
 import { api, el } from "/static/js/api.js";
 import { errorText } from "/static/js/messages.js";
+import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
@@ -414,6 +415,11 @@ function describeChoice(view, action, client) {
       const v = view.attack ? view.attack.value : 0;
       return { title: view.attack && view.attack.shields.length ? "No more shields" : "Take the hit", sub: `${v} on ${targetText(view, view.attack && view.attack.target, client).replace(`${nameOf(client, me.seat)}'s`, "your")}`, danger: true, icon: null };
     }
+    case "fire": {
+      const w = actor.weapons[action.fire];
+      const rest = (view.permanent_queue || []).filter((j) => j !== action.fire).length;
+      return { title: `Fire ${w.name}'s permanent attack ${w.effect.value}`, sub: `on ${nameOf(client, opp.seat)}'s hero · ${rest} more to fire after it`, primary: true, icon: "permanent_attack" };
+    }
     case "combo": {
       const w = actor.weapons[action.combo];
       return { title: `Add combo ${w.effect.value} (${w.name})`, sub: "to the detonation", icon: "combo" };
@@ -447,12 +453,13 @@ const PROMPTS = {
   target: (view) => `Choose the target of your attack (${view.attack ? view.attack.value : ""}).`,
   shield: () => "You are attacked: spend deferred shields, or take the hit.",
   combo: () => "End of your turn: detonate combos (add them one by one), or keep them.",
+  order: () => "End of your turn: your permanent attacks fire one by one. Choose which fires next.",
   start_weapon: () => "Choose the weapon for the start spin: the higher number decides who starts.",
   start_choice: () => "You spun higher: choose who starts. The starting player loses 2 lives at once.",
 };
 
 /** The order the choices are listed in (the engine's order within a kind). */
-const CHOICE_ORDER = ["spin", "use", "target", "shield", "detonate", "combo", "start_weapon", "starter", "repair", "cancel",
+const CHOICE_ORDER = ["spin", "use", "target", "shield", "fire", "detonate", "combo", "start_weapon", "starter", "repair", "cancel",
   "skip", "take_hit", "keep_combos", "end_turn"];
 
 function choicesPanel(view, snapshot, client) {
@@ -483,6 +490,7 @@ function waitingLine(view, snapshot, client) {
   const what = {
     main: "is taking their turn", decide: "is deciding on a spin", target: "is choosing a target",
     shield: "may spend shields against your attack", combo: "is deciding on combos",
+    order: "is choosing which permanent attack fires next",
     start_weapon: "is choosing a start weapon", start_choice: "is choosing who starts",
   }[view.phase] || "is choosing";
   return el("div", { class: "sw-choices sw-waiting", id: "sw-choices", dataset: { phase: view.phase, waiting: "true" } },
@@ -528,7 +536,9 @@ function loadoutPhase(view, snapshot, client, st) {
     return el("section", { class: "sw-loadout panel", id: "sw-loadout" }, ...parts);
   }
   const mine = myLoadout(client, seat);
+  const matchId = snapshot.match_id ?? (client && client.matchId);
   if (chosen.has(seat) || (client && client.pending)) {
+    dropDraft(matchId, seat);
     parts.push(el("div", { class: "sw-locked", id: "sw-loadout-locked" },
       el("p", {}, el("strong", { text: "Your loadout is locked in: " }),
         mine === "random" ? "a random hero with 5 random weapons (drawn when both have chosen)." : mine ? `${loadoutLine(cat, mine)}.` : ""),
@@ -537,6 +547,16 @@ function loadoutPhase(view, snapshot, client, st) {
     return el("section", { class: "sw-loadout panel", id: "sw-loadout", dataset: { state: "waiting" } }, ...parts);
   }
   parts.push(el("p", { class: "sw-loadout-status", dataset: { testid: "opponent-loadout" } }, who(opp)));
+  if (!st.draftRead) { // the loadout being built before a reload of the page
+    st.draftRead = true;
+    const saved = readDraft(matchId, seat, "loadout");
+    if (saved && !st.builder) { // only cards of this catalogue
+      const hero = saved.hero && cat.hero[saved.hero] ? saved.hero : null;
+      const weapons = (saved.weapons || []).filter((c) => cat.weapon[c]).slice(0, MAX_WEAPONS);
+      st.tab = ["saved", "suggested", "build"].includes(saved.tab) ? saved.tab : "build";
+      st.builder = loadoutBuilder(cat, { idPrefix: "sw-match", hero, weapons, onChange: () => client.render() });
+    }
+  }
   const random = legal.find((a) => a.loadout === "random");
   const tabs = [["saved", "My loadouts"], ["suggested", "Suggested"], ["build", "Build one"]];
   const tabBar = el("div", { class: "sw-tabs", role: "tablist" },
@@ -577,6 +597,9 @@ function loadoutPhase(view, snapshot, client, st) {
       st.builder.node);
   }
   parts.push(tabBar, el("div", { class: "sw-tab-body" }, body));
+  const built = st.builder ? st.builder.value() : null;
+  saveDraft(matchId, seat, "loadout", snapshot.version,
+    built && (built.hero || built.weapons.length) ? { tab: st.tab, hero: built.hero, weapons: built.weapons } : null);
   return el("section", { class: "sw-loadout panel", id: "sw-loadout", dataset: { state: "choosing" } }, ...parts);
 }
 
@@ -608,6 +631,25 @@ function waitingForPlayers(snapshot, client) {
       el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
 }
 
+/** The result's second line, from the outcome's codes: who resigned ("You resigned." for the
+ * resigning seat), the heroes' lives when the duel had begun (scores, else the view's heroes),
+ * and the reason. */
+function resultDetail(outcome, snapshot, client) {
+  const seat = snapshot.seat;
+  const view = snapshot.view || {};
+  const parts = [];
+  if (outcome.reason === "resigned") {
+    const who = (outcome.resigned && outcome.resigned.length ? outcome.resigned : [(outcome.results || []).indexOf("loss")]).filter(isSeat);
+    parts.push(who.map((s) => (s === seat ? "You resigned." : `${nameOf(client, s)} resigned.`)).join(" "));
+  }
+  const scores = outcome.scores || [];
+  const heroes = view.heroes || [];
+  const lives = [0, 1].map((s) => (typeof scores[s] === "number" ? scores[s] : heroes[s] ? heroes[s].lives : null));
+  if (lives.every((v) => typeof v === "number")) parts.push(`${nameOf(client, 0)} ${lives[0]} lives · ${nameOf(client, 1)} ${lives[1]} lives`);
+  if (REASONS[outcome.reason]) parts.push(REASONS[outcome.reason]);
+  return parts.join(" · ");
+}
+
 function resultBanner(outcome, snapshot, client) {
   const seat = snapshot.seat;
   const results = outcome.results || [];
@@ -626,11 +668,10 @@ function resultBanner(outcome, snapshot, client) {
       mood = winner === seat ? "win" : "loss";
     }
   }
-  const scores = outcome.scores || [];
   const id = snapshot.match_id ?? (client && client.matchId);
-  return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(",") } },
+  return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(","), reason: outcome.reason || "" } },
     el("div", { class: "result-headline", text: headline }),
-    el("div", { class: "result-detail", text: `${nameOf(client, 0)} ${scores[0] ?? ""} lives · ${nameOf(client, 1)} ${scores[1] ?? ""} lives${REASONS[outcome.reason] ? ` · ${REASONS[outcome.reason]}` : ""}` }),
+    el("div", { class: "result-detail", text: resultDetail(outcome, snapshot, client) }),
     el("div", { class: "result-links" },
       el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
       id && !client.showPicks ? el("a", { class: "btn btn-ghost", href: `/matches/${id}/replay`, id: "watch-replay", text: "Watch the replay" }) : null));
@@ -673,7 +714,8 @@ function draw(root, snapshot, client, st) {
   if (outcome) parts.push(resultBanner(outcome, snapshot, client));
 
   if (!view.heroes[0] || !view.heroes[1]) { // the loadout phase
-    parts.push(loadoutPhase(view, snapshot, client, st));
+    parts.push(over ? el("p", { class: "muted", id: "sw-loadout-over", text: "The duel ended before both loadouts were chosen." })
+      : loadoutPhase(view, snapshot, client, st));
     root.replaceChildren(el("div", { class: "sw-match", id: "sw-match", dataset: { phase: view.phase, over: over ? "true" : "false" } }, ...parts));
     return;
   }

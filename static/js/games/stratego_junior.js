@@ -13,6 +13,7 @@
 
 import { api, el, loadGameData } from "/static/js/api.js";
 import { deckErrorText, errorText, say } from "/static/js/messages.js";
+import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 
 export const GAME = "stratego_junior";
@@ -828,6 +829,16 @@ function renderSetup(st, snapshot, view, seat, nm, client, redraw) {
   }
 
   const waiting = chosen.has(seat) || (pending && pending.action && pending.action.setup);
+  const matchId = snapshot.match_id ?? (client && client.matchId);
+  if (waiting) dropDraft(matchId, seat);
+  else if (client) {
+    if (!st.draftRead) { // the castles placed before a reload of the page
+      st.draftRead = true;
+      const saved = readDraft(matchId, seat, "setup");
+      if (saved) st.draft = draftFrom(saved, st.geo);
+    }
+    saveDraft(matchId, seat, "setup", snapshot.version, isEmptyDraft(st.draft) ? null : draftPayload(st.draft));
+  }
   if (waiting) {
     const placed = (pending && pending.action && pending.action.setup) || mySetup(client, seat);
     if (placed) st.draft = draftFrom(placed, st.geo);
@@ -1146,6 +1157,7 @@ function statusLine({ view, seat, nm, over, myTurn, pending, legal, quest, restr
   }
   const name = player && mover !== seat ? nm[mover] : `${nm[mover]} (${COLOUR_NAMES[mover]})`;
   status.append(colourDot(mover), " ");
+  const moverClock = el("span", { class: "seat-clock inline-clock", dataset: { clockSeat: mover } }, client && client.clockText ? client.clockText(mover) : "");
   if (view.phase === "return") {
     const r = view.returning || {};
     status.append(`The Black Knight was found! ${name} is putting ${r.count || "the"} taken castles back (${r.placed || 0} placed so far)…`);
@@ -1156,6 +1168,7 @@ function statusLine({ view, seat, nm, over, myTurn, pending, legal, quest, restr
   } else {
     status.append(player && mover !== seat ? `${name}'s turn. Waiting for them…` : `${name}'s turn.`);
   }
+  status.append(" ", moverClock);
   return status;
 }
 
