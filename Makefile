@@ -45,8 +45,8 @@ loadtest: $(TEST_STAMP)  # httpx comes with the test extras
 
 # ruff (lint rules and formatting) and mypy (strict on app/games, checked on the rest of app)
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check app tests bench scripts migrations
-	$(BIN)/ruff format --check app tests bench scripts migrations
+	$(BIN)/ruff check app tests bench scripts migrations examples
+	$(BIN)/ruff format --check app tests bench scripts migrations examples
 	$(BIN)/mypy
 
 clean:

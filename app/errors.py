@@ -95,6 +95,9 @@ class ErrorCode(StrEnum):
     MATCH_FULL = "match_full"
     #: joining a match one already holds a seat in
     ALREADY_JOINED = "already_joined"
+    #: joining a rated match that would seat a bot account against a person without the joiner's
+    #: agreement: join again with ``{"accept_rated": true}`` (docs/bots.md)
+    RATED_NEEDS_CONSENT = "rated_needs_consent"
     #: acting in a match that waits for players
     NOT_STARTED = "not_started"
     #: asking for the replay of a match that is not over

@@ -78,6 +78,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
 
     app = FastAPI(
         title="Tabletop Arena",
+        description="The public API of Tabletop Arena: accounts and tokens, games, matches (and their "
+        'HTTP twin of the websocket `act`), decks. Errors are `{"error": {"code", "message", '
+        '"params"}}`; clients read `code` and `params`. Bots: see docs/bots.md.',
         version="0.1.0",
         lifespan=lifespan,
         docs_url="/docs",
@@ -122,6 +125,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.include_router(ws_router)
     app.include_router(web_router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    from app.api.openapi import install_openapi
+
+    install_openapi(app)  # every status and error body per operation, game enums (app/api/openapi.py)
     return app
 
 

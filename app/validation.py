@@ -22,11 +22,15 @@ part of one.
 
 from __future__ import annotations
 
+import sys
 import unicodedata
-from typing import Annotated
+from collections.abc import Callable
+from functools import cache
+from typing import Annotated, Any
 
-from pydantic import AfterValidator
-from pydantic_core import PydanticCustomError
+from pydantic import AfterValidator, BeforeValidator, GetJsonSchemaHandler, Strict
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
 #: Unicode categories refused in text: control characters and (lone) surrogates
 REFUSED_CATEGORIES = frozenset({"Cc", "Cs"})
@@ -69,8 +73,116 @@ def check_name(value: str) -> str:
     return value
 
 
+# --- the same rules as JSON Schema patterns (the OpenAPI document states what the server accepts) ---
+
+
+def code_point_ranges(accept: Callable[[str], bool]) -> tuple[tuple[int, int], ...]:
+    """The code points ``c`` with ``accept(chr(c))``, as inclusive ``(first, last)`` ranges."""
+    out: list[tuple[int, int]] = []
+    start: int | None = None
+    for cp in range(sys.maxunicode + 1):
+        if accept(chr(cp)):
+            if start is None:
+                start = cp
+        elif start is not None:
+            out.append((start, cp - 1))
+            start = None
+    if start is not None:
+        out.append((start, sys.maxunicode))
+    return tuple(out)
+
+
+def char_class(ranges: tuple[tuple[int, int], ...], negate: bool = False) -> str:
+    """A regular-expression character class of ``ranges`` (``[^...]`` with ``negate``); code points
+    are written ``\\uXXXX`` in the Basic Multilingual Plane and as themselves above it."""
+
+    def one(cp: int) -> str:
+        return f"\\u{cp:04x}" if cp <= 0xFFFF else chr(cp)
+
+    body = "".join(one(a) if a == b else f"{one(a)}-{one(b)}" for a, b in ranges)
+    return f"[{'^' if negate else ''}{body}]"
+
+
+@cache
+def refused_in_text() -> tuple[tuple[int, int], ...]:
+    """The code points :func:`check_text` refuses that a pattern can name: the control characters
+    (``Cc``). Lone surrogates (``Cs``) are refused too, but they are not Unicode text at all (no
+    valid UTF-8 or JSON string holds one; only an escape such as ``"\\ud800"`` can), and
+    regular-expression engines cannot name them, so the patterns leave them out."""
+    return code_point_ranges(lambda ch: unicodedata.category(ch) == "Cc")
+
+
+@cache
+def text_pattern() -> str:
+    """The JSON Schema ``pattern`` of :data:`Text`: no refused character anywhere."""
+    return f"^{char_class(refused_in_text(), negate=True)}*$"
+
+
+@cache
+def name_pattern() -> str:
+    """The JSON Schema ``pattern`` of :data:`Name`: no control or format character, and at least
+    one character that is not whitespace (``str.isspace``), so that trimming leaves something
+    (lone surrogates: see :func:`refused_in_text`)."""
+    allowed = char_class(code_point_ranges(lambda ch: unicodedata.category(ch) in ("Cc", "Cf")), negate=True)
+    visible = char_class(
+        code_point_ranges(lambda ch: unicodedata.category(ch) in ("Cc", "Cf") or ch.isspace()), negate=True
+    )
+    return f"^{allowed}*{visible}{allowed}*$"
+
+
+@cache
+def spaces_class() -> str:
+    """A character class of the whitespace :func:`check_text` lets through (``str.isspace``
+    without control characters): what trimming removes from a name that passed."""
+    return char_class(code_point_ranges(lambda ch: ch.isspace() and unicodedata.category(ch) != "Cc"))
+
+
+class SchemaPattern:
+    """Annotation metadata that adds a ``pattern`` (made by ``make``, when the schema is asked for)
+    to a string's JSON Schema; validation stays with the validators, which give the stable
+    error types above."""
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        out: dict[str, Any] = handler(schema)
+        out["pattern"] = self.make()
+        return out
+
+
 #: text without control characters (see the module docstring)
-Text = Annotated[str, AfterValidator(check_text)]
+Text = Annotated[str, AfterValidator(check_text), SchemaPattern(text_pattern)]
 #: a name: :data:`Text`, then trimmed, not blank (a ``max_length`` given with ``Field`` counts the
 #: name as sent)
-Name = Annotated[str, AfterValidator(check_name)]
+Name = Annotated[str, AfterValidator(check_name), SchemaPattern(name_pattern)]
+
+
+# --- numbers as JSON Schema counts them ----------------------------------------------------------
+
+
+def json_integer(value: Any) -> Any:
+    """``value`` as an int when it is a float with no fractional part (JSON Schema's ``integer``
+    includes ``2.0``, and generated clients send it so); anything else unchanged, for the strict
+    int check that follows (which refuses ``true``, ``"2"`` and ``2.5``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def integral_floats(value: Any) -> Any:
+    """``value`` (JSON) with every float that has no fractional part made an int, at any depth
+    (game options: ``{"win_score": 50.0}`` is ``{"win_score": 50}``); booleans stay booleans."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [integral_floats(v) for v in value]
+    if isinstance(value, dict):
+        return {k: integral_floats(v) for k, v in value.items()}
+    return value
+
+
+#: a JSON integer: an int or a whole float (``2.0``), never a boolean or a string
+Integer = Annotated[int, BeforeValidator(json_integer), Strict()]

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -51,6 +51,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = {
     ErrorCode.NOT_WAITING: 409,
     ErrorCode.MATCH_FULL: 409,
     ErrorCode.ALREADY_JOINED: 409,
+    ErrorCode.RATED_NEEDS_CONSENT: 409,
     ErrorCode.NOT_STARTED: 409,
     ErrorCode.NOT_FINISHED: 409,
     ErrorCode.STALE_VERSION: 409,
@@ -127,18 +128,28 @@ def validation_error(errors: Sequence[Any]) -> DomainError:
 
 def install_error_handlers(app: FastAPI) -> None:
     """Render :class:`DomainError`, HTTP errors, validation errors and unexpected exceptions
-    (500 ``internal_error``, logged, no detail sent) as JSON error bodies."""
+    (500 ``internal_error``, logged, no detail sent) as JSON error bodies. A method the path does
+    not serve gets 405 ``method_not_allowed`` with an ``Allow`` header naming every method the
+    path serves; ``OPTIONS`` gets that header with 204."""
 
     @app.exception_handler(DomainError)
     async def _domain_error(request: Request, exc: DomainError) -> JSONResponse:
         return error_response(exc)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only the first route's
+            from app.api.openapi import allowed_methods
+
+            allow = ", ".join(allowed_methods(request.app, request.url.path))
+            headers["Allow"] = allow
+            if request.method == "OPTIONS":  # RFC 9110 section 9.3.7: which methods, no body
+                return Response(status_code=204, headers={"Allow": allow})
         code = _FRAMEWORK_CODES.get(exc.status_code, ErrorCode.ERROR)
         params: dict[str, JsonValue] = {"status": exc.status_code} if code == ErrorCode.ERROR else {}
         body = error_body(DomainError(code, str(exc.detail), params=params))
-        return JSONResponse(body, exc.status_code, headers=exc.headers)
+        return JSONResponse(body, exc.status_code, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

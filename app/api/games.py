@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from app.api.openapi import errors
 from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
 from app.matches.write import SERVICE_OPTIONS
@@ -38,13 +39,13 @@ def game_info(rules: Any, with_catalog: bool = False) -> dict[str, Any]:
     return info
 
 
-@router.get("")
+@router.get("", openapi_extra=errors(database=False))
 async def list_games() -> dict[str, Any]:
     """Every game this server plays."""
     return {"games": [game_info(r) for r in all_games().values()]}
 
 
-@router.get("/{game}")
+@router.get("/{game}", openapi_extra=errors("not_found", database=False))
 async def get_game(game: str) -> dict[str, Any]:
     """One game with its catalog (and board geometry), for drawing it in the browser.
 

@@ -11,7 +11,10 @@ from app.validation import Name, Text
 
 
 class DeckIn(BaseModel):
-    """A deck to save: ``data`` is the game's deck payload (see the game's ``validate_deck``)."""
+    """A deck to save: ``data`` is the game's deck payload (see the game's ``validate_deck``;
+    the OpenAPI document gives its shape per game). A deck of the right shape can still break a
+    rule JSON Schema cannot state, and is refused with 422 ``bad_deck``: a Stratego Junior setup
+    must hold exactly one side's castles, a Scratch Wars loadout one weapon of each kind."""
 
     game: Text = Field(min_length=1, max_length=40)
     name: Name = Field(max_length=60)
@@ -19,7 +22,7 @@ class DeckIn(BaseModel):
 
 
 class DeckUpdate(BaseModel):
-    """A rename and/or new contents."""
+    """A rename and/or new contents (checked by the deck's game, as :class:`DeckIn`)."""
 
     name: Name | None = Field(default=None, max_length=60)
     data: dict[str, Any] | None = None

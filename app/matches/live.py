@@ -68,11 +68,13 @@ class StoredEvent:
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """One seat of a :class:`LiveMatch` (the ``match_seats`` columns the frames read, and the
-    holder's name)."""
+    holder's name and bot-account mark)."""
 
     seat: int
     user_id: int | None
     user_name: str | None
+    #: whether the holder is a bot account (``users.is_bot``)
+    user_is_bot: bool
     bot_level: str | None
     away: bool
     resigned: bool
@@ -136,6 +138,7 @@ class LiveMatch:
                 s.seat,
                 s.user_id,
                 s.user.name if s.user is not None else None,
+                bool(s.user.is_bot) if s.user is not None else False,
                 s.bot_level,
                 s.away,
                 s.resigned,
@@ -209,7 +212,7 @@ class LiveMatch:
             "events": event_views(rows, viewer, self.status == FINISHED),
             "result": self.result,
             "seed_hash": self.seed_hash,
-            "seats": seats_info(self.seats, lambda s: s.user_name),
+            "seats": seats_info(self.seats, lambda s: s.user_name, lambda s: s.user_is_bot),
         }
         if self.status == FINISHED:
             frame["seed"] = self.seed

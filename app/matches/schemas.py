@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Path, Query
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+from pydantic_core import PydanticCustomError
+
+from app.validation import Integer, integral_floats
 
 #: the largest id or version the database columns hold (32-bit signed integers)
 MAX_INT = 2**31 - 1
@@ -15,10 +18,29 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_INT)]
 VersionQuery = Annotated[int, Query(ge=0, le=MAX_INT)]
 
 
-class ComputerSeat(BaseModel):
-    """A seat for the computer: ``level`` is one of the game's bot levels (default: strongest)."""
+def check_game(value: str | None) -> str | None:
+    """``value`` when it is a registered game's id (or None).
 
-    seat: int = Field(ge=0, le=7)
+    :raises PydanticCustomError: ``unknown_game`` (``ctx``: ``{"game"}``), which the API answers
+        with 422 ``validation_error``; the OpenAPI document lists the games as an enum.
+    """
+    from app.games.core import all_games
+
+    if value is not None and value not in all_games():
+        raise PydanticCustomError("unknown_game", "no game {game}", {"game": value})
+    return value
+
+
+#: a filter by game in a query string: a registered game's id
+GameQuery = Annotated[str | None, AfterValidator(check_game), Query(max_length=40)]
+
+
+class ComputerSeat(BaseModel):
+    """A seat for the computer: ``level`` is one of the game's bot levels (default: strongest).
+    Numbers are JSON integers here and below (:data:`app.validation.Integer`): ``true`` is not
+    seat 1, ``1.0`` is."""
+
+    seat: Integer = Field(ge=0, le=7)
     level: str | None = None
 
 
@@ -28,14 +50,21 @@ class CreateMatch(BaseModel):
     where the game has variants)."""
 
     game: str = Field(min_length=1, max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
-    players: int | None = Field(default=None, ge=1, le=8)
+    options: Annotated[dict[str, Any], AfterValidator(integral_floats)] = Field(default_factory=dict)
+    players: Integer | None = Field(default=None, ge=1, le=8)
     computer: list[ComputerSeat] = Field(default_factory=list, max_length=8)
-    seat: int | None = Field(default=None, ge=0, le=7)
+    seat: Integer | None = Field(default=None, ge=0, le=7)
+
+
+class JoinBody(BaseModel):
+    """``POST /api/matches/{id}/join`` (the body is optional): ``accept_rated`` agrees to a rated
+    match between a bot account and a person (docs/bots.md)."""
+
+    accept_rated: bool = Field(default=False, strict=True)
 
 
 class ActBody(BaseModel):
     """``POST /api/matches/{id}/act``: the HTTP twin of the websocket ``act`` frame."""
 
     action: Any
-    version: int = Field(ge=0, le=MAX_INT)
+    version: Integer = Field(ge=0, le=MAX_INT)

@@ -250,10 +250,17 @@ class MatchService(ComputerSeats, MatchReads):
             raise DomainError("bad_options", str(exc)) from None
         return {**game_opts, "turn_seconds": turn, **flags}
 
-    async def join(self, match_id: int, user_id: int) -> dict[str, Any]:
+    async def join(
+        self, match_id: int, user_id: int, *, is_bot: bool = False, accept_rated: bool = False
+    ) -> dict[str, Any]:
         """Take the first free seat of a waiting match; the match starts when every seat is held.
 
-        :raises DomainError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``.
+        :param is_bot: the joining account is a bot account (``users.is_bot``).
+        :param accept_rated: the joiner agrees to a rated match between a bot account and a
+            person. The creator of a rated match agreed by asking for it; a joiner whose seat
+            would put a bot account and a person in one rated match must agree too.
+        :raises DomainError: ``not_found``, ``already_joined``, ``not_waiting``, ``match_full``,
+            ``rated_needs_consent``.
         """
 
         async def take_seat(m: AnyMatch, ctx: WriteContext) -> None:
@@ -264,6 +271,14 @@ class MatchService(ComputerSeats, MatchReads):
             free = [s for s in m.seats if s.user_id is None and not s.bot_level]
             if not free:
                 raise DomainError("match_full", "this match has no free seat")
+            if m.origin == RATED and not accept_rated:
+                kinds = {bool(s.user.is_bot) for s in m.seats if s.user_id is not None and s.user is not None}
+                if kinds | {is_bot} == {True, False}:
+                    raise DomainError(
+                        "rated_needs_consent",
+                        "this rated match would seat a bot account against a person; "
+                        'join with {"accept_rated": true} to agree',
+                    )
             free[0].user_id = user_id
             free[0].joined_at = ctx.now
             if len(free) == 1:

@@ -51,10 +51,11 @@ SEAT_COLUMNS = tuple(c.name for c in _SEATS.columns)
 
 @dataclass(frozen=True, slots=True)
 class UserRef:
-    """The holder of a seat: ``id`` and ``name`` (what the frames show)."""
+    """The holder of a seat: ``id``, ``name`` and whether it is a bot account (what the frames show)."""
 
     id: int
     name: str
+    is_bot: bool = False
 
 
 @dataclass(slots=True)
@@ -128,7 +129,7 @@ class MatchRecord:
         seats = [
             SeatRecord(
                 **{name: getattr(s, name) for name in SEAT_COLUMNS},
-                user=None if s.user is None else UserRef(s.user.id, s.user.name),
+                user=None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot),
             )
             for s in m.seats
         ]
@@ -202,8 +203,8 @@ class Statements:
         """Run ``stmt`` once per row of ``rows``."""
         raise NotImplementedError
 
-    async def user_names(self, ids: list[int]) -> dict[int, str]:
-        """``{user id: name}`` of ``ids``."""
+    async def user_refs(self, ids: list[int]) -> dict[int, UserRef]:
+        """``{user id: UserRef}`` of ``ids``."""
         raise NotImplementedError
 
 
@@ -222,9 +223,9 @@ class CoreStatements(Statements):
     async def execute_many(self, stmt: Executable, rows: list[dict[str, Any]]) -> None:
         await self.conn.execute(stmt, rows)
 
-    async def user_names(self, ids: list[int]) -> dict[int, str]:
-        rows = await self.conn.execute(select(User.id, User.name).where(User.id.in_(ids)))
-        return {user_id: name for user_id, name in rows.all()}
+    async def user_refs(self, ids: list[int]) -> dict[int, UserRef]:
+        rows = await self.conn.execute(select(User.id, User.name, User.is_bot).where(User.id.in_(ids)))
+        return {user_id: UserRef(user_id, name, bool(is_bot)) for user_id, name, is_bot in rows.all()}
 
 
 class AsyncpgStatements(Statements):
@@ -276,9 +277,9 @@ class AsyncpgStatements(Statements):
         else:
             await self.driver.executemany(sql, [self._args(names, json_names, row) for row in rows])
 
-    async def user_names(self, ids: list[int]) -> dict[int, str]:
-        rows = await self.driver.fetch("SELECT id, name FROM users WHERE id = ANY($1::integer[])", ids)
-        return {row["id"]: row["name"] for row in rows}
+    async def user_refs(self, ids: list[int]) -> dict[int, UserRef]:
+        rows = await self.driver.fetch("SELECT id, name, is_bot FROM users WHERE id = ANY($1::integer[])", ids)
+        return {row["id"]: UserRef(row["id"], row["name"], bool(row["is_bot"])) for row in rows}
 
 
 async def lock_version(
@@ -336,9 +337,9 @@ async def store(
     if seat_rows:
         await statements.execute_many(_UPDATE_SEAT, seat_rows)
     if new_users:
-        names = await statements.user_names([s.user_id for s in new_users if s.user_id is not None])
+        refs = await statements.user_refs([s.user_id for s in new_users if s.user_id is not None])
         for s in new_users:
-            s.user = None if s.user_id is None else UserRef(s.user_id, names[s.user_id])
+            s.user = None if s.user_id is None else refs[s.user_id]
     if results:
         await statements.execute_many(
             _INSERT_RESULTS, [{name: getattr(r, name) for name in RESULT_COLUMNS} for r in results]

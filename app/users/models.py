@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, utcnow
@@ -17,7 +17,7 @@ NAME_MAX = 24
 
 
 class User(Base):
-    """A player account.
+    """A player account (a person's, or a bot account: :attr:`is_bot`).
 
     ``name`` is kept as the player typed it (for display); ``name_key`` is its lowercase form and
     is unique, so ``Alice`` and ``alice`` cannot both exist. ``password_hash`` is an Argon2 hash
@@ -31,6 +31,10 @@ class User(Base):
     name_key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: a bot account: its owner plays it through the API with a program (docs/bots.md); shown
+    #: as such wherever its name is shown, and never in a rated match with a person unless both
+    #: agree. Set once by the owner (``POST /api/users/me/bot``), never unset.
+    is_bot: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     def __repr__(self) -> str:
         return f"User(id={self.id!r}, name={self.name!r})"

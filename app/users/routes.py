@@ -9,6 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.openapi import errors
 from app.errors import DomainError, ErrorCode
 from app.users import service
 from app.users.deps import (
@@ -21,17 +22,10 @@ from app.users.deps import (
     check_register_rate,
 )
 from app.users.models import User
-from app.users.schemas import Credentials, TokenOut, TokenRequest, UserEnvelope, UserOut
+from app.users.schemas import Credentials, NewAccount, TokenOut, TokenRequest, UserEnvelope, UserOut
 from app.users.security import token_digest
 
 router = APIRouter(prefix="/api", tags=["users"])
-
-_ERRORS = {
-    401: {"description": "`unauthorized` / `bad_credentials`"},
-    409: {"description": "`name_taken`"},
-    422: {"description": "`bad_name`, `weak_password`, `validation_error`"},
-    429: {"description": "`rate_limited` (see `Retry-After`)"},
-}
 
 
 async def _log_in(request: Request, session: AsyncSession, user: User) -> None:
@@ -64,10 +58,10 @@ async def _end_session(request: Request, session: AsyncSession) -> None:
     "/auth/register",
     status_code=status.HTTP_201_CREATED,
     response_model=UserEnvelope,
-    responses={k: _ERRORS[k] for k in (409, 422)},
+    openapi_extra=errors("name_taken", "bad_name", "weak_password", "rate_limited", unstated=["weak_password"]),
 )
-async def register(body: Credentials, request: Request, session: SessionDep) -> UserEnvelope:
-    """Create an account and log this browser in. Returns ``{"user": {"id", "name"}}``.
+async def register(body: NewAccount, request: Request, session: SessionDep) -> UserEnvelope:
+    """Create an account and log this browser in. Returns ``{"user": {"id", "name", "is_bot"}}``.
 
     Errors: 422 ``bad_name``, 422 ``weak_password``, 409 ``name_taken``.
     """
@@ -77,9 +71,9 @@ async def register(body: Credentials, request: Request, session: SessionDep) -> 
     return UserEnvelope(user=UserOut.model_validate(user))
 
 
-@router.post("/auth/login", response_model=UserEnvelope, responses={k: _ERRORS[k] for k in (401, 429)})
+@router.post("/auth/login", response_model=UserEnvelope, openapi_extra=errors("bad_credentials", "rate_limited"))
 async def login(body: Credentials, request: Request, session: SessionDep) -> UserEnvelope:
-    """Log in with name and password; sets the session cookie. Returns ``{"user": {"id", "name"}}``.
+    """Log in with name and password; sets the session cookie. Returns ``{"user": {"id", "name", "is_bot"}}``.
 
     Errors: 401 ``bad_credentials``, 429 ``rate_limited``.
     """
@@ -89,7 +83,7 @@ async def login(body: Credentials, request: Request, session: SessionDep) -> Use
     return UserEnvelope(user=UserOut.model_validate(user))
 
 
-@router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
+@router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT, openapi_extra=errors())
 async def logout(request: Request, session: SessionDep) -> Response:
     """End the browser session: its token is deleted, so even a copy of the cookie no longer
     logs anybody in (204 whether or not anybody was logged in)."""
@@ -101,7 +95,7 @@ async def logout(request: Request, session: SessionDep) -> Response:
     "/auth/token",
     status_code=status.HTTP_201_CREATED,
     response_model=TokenOut,
-    responses={k: _ERRORS[k] for k in (401, 429)},
+    openapi_extra=errors("bad_credentials", "rate_limited", "too_many_tokens"),
 )
 async def create_token(body: TokenRequest, request: Request, session: SessionDep) -> TokenOut:
     """Create an API token from name and password. Returns ``{"token", "token_type": "bearer"}``;
@@ -116,7 +110,11 @@ async def create_token(body: TokenRequest, request: Request, session: SessionDep
     return TokenOut(token=await service.create_token(session, user, body.label, limit=limit))
 
 
-@router.delete("/auth/token", status_code=status.HTTP_204_NO_CONTENT, responses={401: _ERRORS[401]})
+@router.delete(
+    "/auth/token",
+    status_code=status.HTTP_204_NO_CONTENT,
+    openapi_extra={**errors("unauthorized"), "security": [{"bearer": []}]},
+)
 async def revoke_token(request: Request, session: SessionDep) -> Response:
     """Revoke the bearer token this request is authenticated with; the websockets opened with it
     close, on every server process, within a second.
@@ -130,7 +128,15 @@ async def revoke_token(request: Request, session: SessionDep) -> Response:
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.get("/users/me", response_model=UserOut, responses={401: _ERRORS[401]})
+@router.get("/users/me", response_model=UserOut, openapi_extra=errors())
 async def me(user: CurrentUser) -> UserOut:
-    """The logged-in user: ``{"id", "name"}``. Errors: 401 ``unauthorized``."""
+    """The logged-in user: ``{"id", "name", "is_bot"}``. Errors: 401 ``unauthorized``."""
     return UserOut.model_validate(user)
+
+
+@router.post("/users/me/bot", response_model=UserOut, openapi_extra=errors())
+async def become_bot(user: CurrentUser, session: SessionDep) -> UserOut:
+    """Mark the logged-in account as a bot account, for good (as Lichess's bot upgrade): its
+    name shows "BOT" everywhere, and it meets people in rated matches only when both agree
+    (docs/bots.md). Calling it again changes nothing. Returns ``{"id", "name", "is_bot": true}``."""
+    return UserOut.model_validate(await service.mark_bot(session, user.id))

@@ -8,10 +8,29 @@ password hasher. Names and labels refuse control characters (:mod:`app.validatio
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Any
 
-from app.users.security import PASSWORD_MAX
-from app.validation import Text
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from app.users.models import NAME_MAX
+from app.users.security import NAME_CHARS, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN, REPEATED_PASSWORD
+from app.validation import SchemaPattern, Text, check_text, spaces_class
+
+
+def new_name_pattern() -> str:
+    """The JSON Schema ``pattern`` of a new account name (:func:`app.users.security.check_name`):
+    3-24 letters, digits, ``_`` or ``-``, with any surrounding whitespace (trimmed)."""
+    spaces = spaces_class()
+    return f"^{spaces}*{NAME_CHARS}{{{NAME_MIN},{NAME_MAX}}}{spaces}*$"
+
+
+def _new_password_schema(schema: dict[str, Any]) -> None:
+    """The password rules of :func:`app.users.security.check_password` that JSON Schema can state."""
+    schema.update(minLength=PASSWORD_MIN, maxLength=PASSWORD_MAX, **{"not": {"pattern": REPEATED_PASSWORD}})
+
+
+#: an account name as sent to ``register``: :data:`~app.validation.Text` whose schema states the name rules
+NewName = Annotated[str, AfterValidator(check_text), SchemaPattern(new_name_pattern)]
 
 
 class Credentials(BaseModel):
@@ -21,6 +40,24 @@ class Credentials(BaseModel):
     password: str = Field(max_length=PASSWORD_MAX, examples=["correct horse battery"])
 
 
+class NewAccount(BaseModel):
+    """``{"name", "password"}`` of a new account (``register``). The schema states the rules of
+    :mod:`app.users.security`; the server checks them there, so a name or password that breaks
+    one is refused with 422 ``bad_name`` or ``weak_password`` (``params.reason``), and a password
+    equal to the name (ignoring letter case), the one rule a schema cannot state, with 422
+    ``weak_password`` (``same_as_name``)."""
+
+    name: NewName = Field(
+        max_length=100, examples=["alice"], description="3-24 characters: A-Z, a-z, 0-9, _ and -, trimmed"
+    )
+    password: str = Field(
+        max_length=PASSWORD_MAX,
+        examples=["correct horse battery"],
+        description="8-256 characters, not one character repeated, not the name",
+        json_schema_extra=_new_password_schema,
+    )
+
+
 class TokenRequest(Credentials):
     """``{"name", "password", "label"?}``: create an API token; ``label`` says what it is for."""
 
@@ -28,16 +65,17 @@ class TokenRequest(Credentials):
 
 
 class UserOut(BaseModel):
-    """A user as others may see it: ``{"id", "name"}``."""
+    """A user as others may see it: ``{"id", "name", "is_bot"}`` (``is_bot``: a bot account)."""
 
     model_config = ConfigDict(from_attributes=True)
 
     id: int
     name: str
+    is_bot: bool = False
 
 
 class UserEnvelope(BaseModel):
-    """``{"user": {"id", "name"}}``."""
+    """``{"user": {"id", "name", "is_bot"}}``."""
 
     user: UserOut
 

@@ -32,6 +32,10 @@ PASSWORD_MAX = 256
 HASH_WORKERS = 4
 
 _NAME_RE = re.compile(r"[A-Za-z0-9_-]+", re.ASCII)
+#: the characters of a name (:func:`check_name`), as a regular-expression class
+NAME_CHARS = "[A-Za-z0-9_-]"
+#: a password that is one character repeated (:func:`check_password`), as a regular expression
+REPEATED_PASSWORD = r"^([\s\S])\1*$"
 NAME_RULES = f"Names are {NAME_MIN}-{NAME_MAX} characters long and use only letters (A-Z, a-z), digits, '_' and '-'."
 
 hasher = PasswordHasher()
@@ -82,20 +86,21 @@ def normalize_password(password: str) -> str:
 def check_password(password: str, name: str) -> None:
     """Validate a new password for the account ``name``.
 
-    Rules: at least :data:`PASSWORD_MIN` characters, not one character repeated, not the name
-    (in any letter case).
+    Rules: :data:`PASSWORD_MIN` to :data:`PASSWORD_MAX` characters and not one character
+    repeated, both counted as typed (code points, before normalisation: the same rule as the
+    OpenAPI schema's ``minLength``/``maxLength`` and ``not`` ``pattern``), and not the name (in
+    any letter case, after NFKC normalisation, the one rule the schema cannot state).
 
     :raises DomainError: ``weak_password`` with ``params`` ``{"reason"}``: ``too_short`` (with
         ``min``), ``too_long`` (with ``max``), ``repeated`` or ``same_as_name``.
     """
-    password = normalize_password(password)
     if len(password) < PASSWORD_MIN:
         raise _weak(f"Passwords need at least {PASSWORD_MIN} characters.", "too_short", min=PASSWORD_MIN)
     if len(password) > PASSWORD_MAX:
         raise _weak(f"Passwords can have at most {PASSWORD_MAX} characters.", "too_long", max=PASSWORD_MAX)
     if len(set(password)) == 1:
         raise _weak("A password cannot be one character repeated.", "repeated")
-    if password.strip().lower() == name_key(name):
+    if normalize_password(password).strip().lower() == name_key(name):
         raise _weak("A password cannot be the same as the name.", "same_as_name")
 
 

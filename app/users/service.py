@@ -145,6 +145,21 @@ async def user_for_token(session: AsyncSession, token: str, *, touch: bool = Tru
     return user
 
 
+async def mark_bot(session: AsyncSession, user_id: int) -> User:
+    """Mark account ``user_id`` as a bot account (``users.is_bot``) and commit; idempotent.
+
+    :returns: the user, marked.
+    :raises DomainError: ``unauthorized`` when the account no longer exists.
+    """
+    user = await session.get(User, user_id)
+    if user is None:
+        raise DomainError(ErrorCode.UNAUTHORIZED, "this account no longer exists")
+    if not user.is_bot:
+        user.is_bot = True
+        await session.commit()
+    return user
+
+
 async def revoke_token(session: AsyncSession, token: str) -> bool:
     """Delete an API token and commit. True if it existed."""
     stmt = delete(ApiToken).where(ApiToken.token_hash == security.token_digest(token))

@@ -327,7 +327,7 @@ function optionDifferences(match) {
 }
 
 function seatLabel(seat) {
-  if (seat.user) return seat.user.name;
+  if (seat.user) return seat.user.is_bot ? `BOT ${seat.user.name}` : seat.user.name;
   if (seat.bot) return `computer (${seat.bot})`;
   return "free seat";
 }
@@ -412,7 +412,13 @@ async function joinMatch(id, button) {
   button.disabled = true;
   showError(lobbyError, "");
   try {
-    await api("POST", `/api/matches/${id}/join`);
+    try {
+      await api("POST", `/api/matches/${id}/join`);
+    } catch (err) {
+      // a rated match against a bot account: join only if the player agrees (docs/bots.md)
+      if (err.code !== "rated_needs_consent" || !window.confirm(errorText(err))) throw err;
+      await api("POST", `/api/matches/${id}/join`, { accept_rated: true });
+    }
     window.location.assign(`/matches/${id}`);
   } catch (err) {
     showError(lobbyError, errorText(err));

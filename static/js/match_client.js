@@ -42,11 +42,16 @@ export function parseTime(iso) {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/** A player's name as shown everywhere: a bot account's (`user.is_bot`) carries the "BOT" mark. */
+export function userName(user) {
+  return user.is_bot ? `BOT ${user.name}` : user.name;
+}
+
 /** The display name of a seat from a snapshot's or match's `seats`. */
 export function seatName(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
   if (!s) return `Seat ${seat + 1}`;
-  if (s.user) return s.user.name;
+  if (s.user) return userName(s.user);
   if (s.bot) return `Computer (${s.bot})`;
   return "(free seat)";
 }

@@ -38,6 +38,7 @@ export const WORDS = {
   "error.not_waiting": "This match is no longer waiting for players.",
   "error.match_full": "This match has no free seat left.",
   "error.already_joined": "You already have a seat in this match.",
+  "error.rated_needs_consent": "This rated match would put a bot account against a person. Join only if you agree to play it rated.",
   "error.too_many_matches": [
     "You already have {limit} matches waiting for players; cancel one first.",
     "You already have too many matches waiting for players; cancel one first.",

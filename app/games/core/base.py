@@ -37,6 +37,9 @@ class BaseRules(Generic[S, A]):
     option_choices: ClassVar[Mapping[str, tuple[JSON, ...]]] = {}
     #: inclusive ``(low, high)`` bounds of numeric options
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {}
+    #: JSON Schemas of options whose shape :meth:`options_schema` cannot derive from the default,
+    #: ``option_choices`` and ``option_ranges`` (a list of team numbers, "unlimited" or a number)
+    option_schemas: ClassVar[Mapping[str, Mapping[str, JSON]]] = {}
     #: option sets the conformance suite runs besides the defaults
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = ()
     #: ``"perfect"`` or ``"imperfect"``; imperfect games must override :meth:`secrets`
@@ -69,6 +72,31 @@ class BaseRules(Generic[S, A]):
                 raise BadOptions(f"{self.name}: option {key!r} must be from {bounds[0]} to {bounds[1]}, got {value!r}")
             out[key] = value
         return out
+
+    def options_schema(self) -> dict[str, JSON]:
+        """The JSON Schema of the game's own options, as :meth:`normalize_options` checks them: an
+        object of the known keys only, each typed by its default (a bool, an integer, a number, a
+        string, a list), limited to ``option_choices`` and ``option_ranges``, or as
+        ``option_schemas`` says. Rules that involve two options (a start score below the win
+        score) are the game's own and are not stated here.
+
+        >>> from app.games.core import get_rules
+        >>> get_rules("battle_runes").options_schema()["properties"]["max_turns"]
+        {'type': 'integer', 'default': 0, 'minimum': 0, 'maximum': 1000}
+        """
+        properties: dict[str, JSON] = {}
+        for key, default in self.default_options.items():
+            if key in self.option_schemas:
+                properties[key] = {**self.option_schemas[key], "default": default}
+                continue
+            prop: dict[str, JSON] = {"type": _json_type(default), "default": default}
+            if key in self.option_choices:
+                prop["enum"] = list(self.option_choices[key])
+            if key in self.option_ranges:
+                low, high = self.option_ranges[key]
+                prop["minimum"], prop["maximum"] = _number(low), _number(high)
+            properties[key] = prop
+        return {"type": "object", "properties": properties, "additionalProperties": False}
 
     def check_players(self, num_players: int) -> None:
         """:raises BadOptions: ``num_players`` outside ``[min_players, max_players]``."""
@@ -157,6 +185,26 @@ class BaseRules(Generic[S, A]):
         """
         action: A = self.actions.decode(obj)
         return action
+
+
+def _json_type(default: JSON) -> str:
+    """The JSON Schema type :func:`_same_kind` accepts for an option whose default is ``default``."""
+    if isinstance(default, bool):
+        return "boolean"
+    if isinstance(default, int):
+        return "integer"
+    if isinstance(default, float):
+        return "number"
+    if isinstance(default, str):
+        return "string"
+    if isinstance(default, list):
+        return "array"
+    return "object"
+
+
+def _number(value: float) -> int | float:
+    """``value`` as an int when it is whole (JSON Schema bounds read better so)."""
+    return int(value) if float(value).is_integer() else value
 
 
 def _same_kind(default: JSON, value: JSON) -> bool:

@@ -138,6 +138,10 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         "packs": (1, MAX_PACKS),
         "stalemate_rounds": (1, 100),
     }
+    #: ``teams``: one team number (0-7) per seat, or empty for every seat alone
+    option_schemas: ClassVar[Mapping[str, Mapping[str, JSON]]] = {
+        "teams": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 7}, "maxItems": 8},
+    }
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = (
         {"packs": 2, "recruit_swap_prison": "loser", "poison_attacker_ignores_taunt_and_fire": True},
     )

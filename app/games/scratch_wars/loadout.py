@@ -74,6 +74,33 @@ def validate_deck(book: CardBook, data: JSON) -> dict[str, JSON]:
     return {"hero": hero, "weapons": list(weapons)}
 
 
+def deck_schema(book: CardBook) -> dict[str, JSON]:
+    """The JSON Schema of a saved loadout (:func:`validate_deck`): a hero and 1-5 weapons by code,
+    or that object wrapped as ``{"loadout": ...}``. One weapon per kind is the one rule JSON Schema
+    cannot state (two codes of one kind are different items of an enum)."""
+    loadout: dict[str, JSON] = {
+        "type": "object",
+        "required": ["hero", "weapons"],
+        "additionalProperties": False,
+        "properties": {
+            "hero": {"enum": list(book.hero_codes)},
+            "weapons": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_WEAPONS,
+                "items": {"enum": list(book.weapon_codes)},
+            },
+        },
+    }
+    wrapped: JSON = {
+        "type": "object",
+        "required": ["loadout"],
+        "additionalProperties": False,
+        "properties": {"loadout": loadout},
+    }
+    return {"anyOf": [loadout, wrapped]}
+
+
 def random_loadout(book: CardBook, rng: random.Random) -> Loadout:
     """A "quick random" loadout: a random hero and 5 different weapons, of the hero's own types
     first (shuffled), topped up with other types (valid at every level)."""

@@ -245,6 +245,10 @@ class ScratchWars(BaseRules[State, ScratchAction]):
             )
         return State(config, MAIN, (seats[0], seats[1]), starter=starter, active=active, round=round, actions=actions)
 
+    def deck_schema(self) -> dict[str, JSON]:
+        """The JSON Schema of a saved loadout (:func:`.loadout.deck_schema`)."""
+        return loadout.deck_schema(self.book)
+
     def validate_deck(self, data: JSON) -> JSON:
         """A saved loadout in normal form (:func:`.loadout.validate_deck`).
 

@@ -31,7 +31,7 @@ from .actions import CODEC, StrategoAction
 from .board import geometry as board_geometry
 from .data import COLOURS, DATA, catalog_entries
 from .observe import observation, piece_json, secrets, tower_json
-from .setup import SETUPS, is_valid_setup, place_setups, validate_deck
+from .setup import SETUPS, deck_schema, is_valid_setup, place_setups, validate_deck
 from .state import (
     FLIP,
     NO_HISTORY,
@@ -312,6 +312,10 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         if phase in (OVER, ROLL) or seat != state.to_move:
             return False
         return self._accepts(state, action)
+
+    def deck_schema(self) -> dict[str, JSON]:
+        """The JSON Schema of a saved setup (:func:`.setup.deck_schema`)."""
+        return deck_schema()
 
     def validate_deck(self, data: JSON) -> JSON:
         """Check a saved setup and return its normal form ``{"towers": [3 ids], "rows": [[4 ids] x

@@ -141,6 +141,32 @@ def validate_deck(data: JSON) -> dict[str, JSON]:
     return setup_to_json(make_setup(data["towers"], data["rows"]))
 
 
+def deck_schema() -> dict[str, JSON]:
+    """The JSON Schema of a saved setup (:func:`validate_deck`): 3 big castles in ``towers``, 4
+    rows of 4 small castles, by id, or that object wrapped as ``{"setup": ...}``. That the pieces
+    are exactly one side's (a permutation) is the one rule JSON Schema cannot state."""
+    big: JSON = sorted({D.kinds[k] for k in D.big})
+    small: JSON = sorted({D.kinds[k] for k in D.small if D.counts[k]})
+    n_rows, n_cols = len(D.formation[0]), D.columns
+    row: JSON = {"type": "array", "minItems": n_cols, "maxItems": n_cols, "items": {"enum": small}}
+    setup: dict[str, JSON] = {
+        "type": "object",
+        "required": ["towers", "rows"],
+        "additionalProperties": False,
+        "properties": {
+            "towers": {"type": "array", "minItems": D.towers, "maxItems": D.towers, "items": {"enum": big}},
+            "rows": {"type": "array", "minItems": n_rows, "maxItems": n_rows, "items": row},
+        },
+    }
+    wrapped: JSON = {
+        "type": "object",
+        "required": ["setup"],
+        "additionalProperties": False,
+        "properties": {"setup": setup},
+    }
+    return {"anyOf": [setup, wrapped]}
+
+
 def place_setups(state: StrategoState, red: Setup, blue: Setup) -> StrategoState:
     """``state`` with both setups on the board (phase ``"play"``, nobody's turn started yet).
 

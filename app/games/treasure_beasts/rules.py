@@ -109,6 +109,10 @@ class TreasureBeasts(BaseRules[State, TBAction]):
         "threat_scope": ("owner", "global"),
     }
     option_ranges: ClassVar[Mapping[str, tuple[float, float]]] = {"max_rounds": (0, 1000)}
+    #: ``center_treasure``: ``"unlimited"`` or a number of treasures from 0 to 1000 (AMBIGUITY 3)
+    option_schemas: ClassVar[Mapping[str, Mapping[str, JSON]]] = {
+        "center_treasure": {"anyOf": [{"const": "unlimited"}, {"type": "integer", "minimum": 0, "maximum": 1000}]},
+    }
     #: every non-default switch at once, with a short turn cap (the finite pool and global Threat
     #: can stall random play; the cap's end is exercised too)
     conformance_variants: ClassVar[tuple[Mapping[str, JSON], ...]] = (
