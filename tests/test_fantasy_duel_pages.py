@@ -77,7 +77,7 @@ def test_the_lobby_offers_the_game_options_the_engine_has(client):
     games = {g["id"]: g for g in page_json(client.get("/lobby").text, "lobby-data")["games"]}
     fd = games[GAME]
     assert fd["min_players"] == 2 and fd["max_players"] == 8
-    assert fd["bot_levels"] == ["random", "heuristic"]
+    assert fd["bot_levels"] == ["random", "casual", "heuristic"]
     defaults = get_rules(GAME).default_options
     assert set(fd["lobby_options"]) <= set(defaults)
     assert {"packs", "stalemate_rounds", "recruit_swap_prison"} <= set(fd["lobby_options"])

@@ -324,7 +324,7 @@ def test_stratego_junior_rules_page_shows_the_castles(client):
     names = ("King", "Princess", "Knight", "Unicorn", "Dwarf", "Wizard", "Dragon", "Flag", "Black Knight", "Jester")
     for name in names:
         assert f"<h3>{name}" in r.text
-    assert "Computer levels: random, expert." in r.text
+    assert "Computer levels: Easy (random), Medium (casual), Hard (expert)." in r.text
     assert 'href="/decks/stratego_junior"' in r.text  # "My setups"
 
 
@@ -356,7 +356,7 @@ def test_lobby_offers_stratego_junior_with_its_levels_and_options(client):
     data = page_json(client.get("/lobby").text, "lobby-data")
     games = {g["id"]: g for g in data["games"]}
     sj = games["stratego_junior"]
-    assert sj["bot_levels"] == ["random", "expert"]
+    assert sj["bot_levels"] == ["random", "casual", "expert"]
     assert sj["options"]["variant"] == "victory" and sj["options"]["memory_aid"] is False
     assert sj["options"]["move_cap"] == 0
     # the form offers the options the game's web parts declare (app/web/games/stratego_junior.py)

@@ -211,12 +211,14 @@ def service_options_schema() -> dict[str, Any]:
 def create_match_schema(game: str, rules: Any) -> dict[str, Any]:
     """The request body of ``POST /api/matches`` for ``game``."""
     from app.games.core import bot_levels
+    from app.games.core.levels import DIFFICULTIES
 
     options = rules.options_schema()
     options = {**options, "properties": {**service_options_schema(), **options["properties"]}}
     seat = {"type": "integer", "minimum": 0, "maximum": rules.max_players - 1}
     levels = bot_levels(game)
-    level: dict[str, Any] = {"anyOf": [{"type": "string", "enum": levels}, {"type": "null"}]}
+    named = [*levels, *DIFFICULTIES] if len(levels) == len(DIFFICULTIES) else levels
+    level: dict[str, Any] = {"anyOf": [{"type": "string", "enum": named}, {"type": "null"}]}
     return {
         "title": f"CreateMatch_{game}",
         "type": "object",

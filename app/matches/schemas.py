@@ -36,8 +36,9 @@ GameQuery = Annotated[str | None, AfterValidator(check_game), Query(max_length=4
 
 
 class ComputerSeat(BaseModel):
-    """A seat for the computer: ``level`` is one of the game's bot levels (default: strongest).
-    Numbers are JSON integers here and below (:data:`app.validation.Integer`): ``true`` is not
+    """A seat for the computer: ``level`` is a difficulty (``easy``, ``medium``, ``hard``) or one
+    of the game's bot levels by name (``GET /api/games``: ``bot_levels``, easiest first); default
+    ``medium`` (``app/games/core/levels.py``). Numbers are JSON integers here and below (:data:`app.validation.Integer`): ``true`` is not
     seat 1, ``1.0`` is."""
 
     seat: Integer = Field(ge=0, le=7)

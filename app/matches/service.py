@@ -39,6 +39,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.errors import DomainError, busy
 from app.games.core import GameError, bot_levels, get_rules
 from app.games.core.errors import BadOptions
+from app.games.core.levels import DEFAULT_DIFFICULTY, DIFFICULTIES, difficulty_levels
 from app.logging import get_logger
 from app.matches.bots import BotRunner
 from app.matches.clock import Clock
@@ -168,7 +169,9 @@ class MatchService(ComputerSeats, MatchReads):
             if not 0 <= b.seat < players or b.seat in bot_by_seat:
                 raise DomainError("bad_options", f"bad computer seat {b.seat}")
             levels = bot_levels(game)
-            level = b.level or (levels[-1] if levels else None)
+            level = b.level or DEFAULT_DIFFICULTY
+            if level in DIFFICULTIES and len(levels) == len(DIFFICULTIES):  # a difficulty: its level
+                level = difficulty_levels(levels)[level]
             if level not in levels:
                 raise DomainError("bad_options", f"unknown computer level {b.level!r}; {game} offers {levels}")
             bot_by_seat[b.seat] = level

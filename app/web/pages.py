@@ -14,6 +14,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
+from app.games.core.levels import difficulty_of_levels
 from app.settings import ROOT
 
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -34,9 +35,21 @@ def duration(seconds: int | None) -> str:
 templates.env.filters["duration"] = duration
 
 
+def level_names(levels: list[str]) -> str:
+    """A game's computer levels as players read them: ``Easy (random), Medium (greedy), Hard
+    (nash)`` (the algorithm's name in brackets; see app/games/core/levels.py)."""
+    difficulty = difficulty_of_levels()
+    return ", ".join(f"{difficulty[lv].capitalize()} ({lv})" if lv in difficulty else lv for lv in levels)
+
+
+templates.env.filters["level_names"] = level_names
+#: the computer levels' difficulties, embedded in every page (templates/base.html)
+templates.env.globals["computer_levels"] = difficulty_of_levels
+
+
 def user_json(user: Any) -> dict[str, Any] | None:
-    """``{"id", "name"}`` of a logged-in user, or ``None`` for a visitor."""
-    return {"id": user.id, "name": user.name} if user is not None else None
+    """``{"id", "name", "is_bot"}`` of a logged-in user, or ``None`` for a visitor."""
+    return {"id": user.id, "name": user.name, "is_bot": bool(user.is_bot)} if user is not None else None
 
 
 def render_page(request: Request, name: str, user: Any, status_code: int = 200, **context: Any) -> HTMLResponse:

@@ -80,6 +80,15 @@ export function showError(box, message) {
   box.hidden = !message;
 }
 
+const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard" };
+
+/** A computer level as players read it ("Hard"; the algorithm's name only where the level is not
+ * one of the three), from the page's embedded levels (app/games/core/levels.py). */
+export function levelName(level) {
+  const difficulty = pageData("computer-levels")[level];
+  return DIFFICULTY_NAMES[difficulty] || level;
+}
+
 /** Data embedded in the page as <script type="application/json" id=...>. */
 export function pageData(id) {
   const node = document.getElementById(id);

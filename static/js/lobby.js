@@ -9,7 +9,7 @@
 // "Teams": free-for-all or a layout with one team per seat of the chosen number of players, sent as
 // options.teams; every seat choice and the plan under them then name the seat's team, and a listed
 // match groups its seats by team. Players' names link to their profiles.
-import { api, el, formatTurn, pageData, playerLink, showError } from "/static/js/api.js";
+import { api, el, formatTurn, levelName, pageData, playerLink, showError } from "/static/js/api.js";
 import { errorText } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
@@ -84,11 +84,11 @@ function seatText(seat) {
   return teams ? `Seat ${seat + 1} · team ${teams[seat] + 1}` : `Seat ${seat + 1}`;
 }
 
-/** Who holds `seat` by the plan, in words ("you", "a person", "computer (random)"). */
+/** Who holds `seat` by the plan, in words ("you", "a person", "computer (Easy)"). */
 function holderText(kind) {
   if (kind === "me") return "you";
   if (kind === "person") return "a person";
-  return `computer (${kind || "strongest"})`;
+  return `computer (${kind ? levelName(kind) : "Medium"})`;
 }
 
 /** Under the seat choices, in a team match, one line per team: "Team 1: seat 1 (you), seat 3 (a person)". */
@@ -123,10 +123,14 @@ function hasComputer() {
   return Object.values(seatPlan()).some((v) => v !== "me" && v !== "person");
 }
 
-function levelText(levels, lv, i) {
-  if (levels.length > 1 && i === 0) return `${lv} (easiest)`;
-  if (levels.length > 1 && i === levels.length - 1) return `${lv} (strongest)`;
-  return lv;
+/** A computer level's <option>: its difficulty ("Hard") with the algorithm's name as a tooltip. */
+function levelOption(level, prefix = "") {
+  return el("option", { value: level, text: `${prefix}${levelName(level)}`, title: `algorithm: ${level}` });
+}
+
+/** The level a new match offers first: the middle one (Medium), not the strongest. */
+function defaultLevel(levels) {
+  return levels[Math.floor((levels.length - 1) / 2)];
 }
 
 /** One row per other seat: a person or the computer at a level (kept across redraws). */
@@ -139,7 +143,7 @@ function drawSeatChoices() {
     if (s === mySeat()) continue;
     const select = el("select", { id: `seat-kind-${s}`, name: `seat_kind_${s}`, dataset: { seat: s } },
       el("option", { value: "person", text: "A person" }),
-      ...levels.map((lv, i) => el("option", { value: lv, text: `Computer: ${levelText(levels, lv, i)}` })));
+      ...levels.map((lv) => levelOption(lv, "Computer: ")));
     if (before[s] !== undefined && [...select.options].some((o) => o.value === before[s])) select.value = before[s];
     rows.push(el("label", { class: "seat-choice" }, el("span", { class: "seat-name", text: seatText(s) }), select));
   }
@@ -166,7 +170,9 @@ function updateForm() {
   computerRadio.disabled = customRadio.disabled = levels.length === 0;
   if (levels.length === 0 && opponent() !== "person") form.querySelector('input[name="opponent"][value="person"]').checked = true;
   levelLabel.hidden = opponent() !== "computer";
-  fillSelect(levelSelect, levels.map((lv, i) => [lv, levelText(levels, lv, i)]), levels[levels.length - 1]);
+  const keep = levelSelect.value;
+  levelSelect.replaceChildren(...levels.map((lv) => levelOption(lv)));
+  levelSelect.value = levels.includes(keep) ? keep : defaultLevel(levels);
   seatChoices.hidden = opponent() !== "custom";
   drawSeatChoices();
   drawTeamPlan();
@@ -328,7 +334,7 @@ function optionDifferences(match) {
 
 function seatLabel(seat) {
   if (seat.user) return seat.user.is_bot ? `BOT ${seat.user.name}` : seat.user.name;
-  if (seat.bot) return `computer (${seat.bot})`;
+  if (seat.bot) return `computer (${levelName(seat.bot)})`;
   return "free seat";
 }
 

@@ -16,7 +16,7 @@
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
 
-import { api, el, playerLink } from "/static/js/api.js";
+import { api, el, levelName, playerLink } from "/static/js/api.js";
 import { errorText, say } from "/static/js/messages.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
@@ -52,7 +52,7 @@ export function seatName(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
   if (!s) return `Seat ${seat + 1}`;
   if (s.user) return userName(s.user);
-  if (s.bot) return `Computer (${s.bot})`;
+  if (s.bot) return `Computer (${levelName(s.bot)})`;
   return "(free seat)";
 }
 

@@ -85,7 +85,12 @@ def test_games_are_enums_and_each_game_has_its_match_schema(doc):
     assert sorted(branches) == games
     fantasy = branches["fantasy_duel"]["properties"]
     assert fantasy["players"]["anyOf"][0] == {"type": "integer", "minimum": 2, "maximum": 8}
-    assert fantasy["computer"]["items"]["properties"]["level"]["anyOf"][0]["enum"] == bot_levels("fantasy_duel")
+    assert fantasy["computer"]["items"]["properties"]["level"]["anyOf"][0]["enum"] == [
+        *bot_levels("fantasy_duel"),
+        "easy",
+        "medium",
+        "hard",
+    ]
     options = branches["battle_runes"]["properties"]["options"]
     assert options["additionalProperties"] is False
     assert {"turn_seconds", "spectators", "rated", "win_score", "r2p5_bonus_kind"} <= set(options["properties"])

@@ -52,7 +52,7 @@ def create_from_lobby(page: Page) -> int:
     expect(page.locator("#opt-recruit_swap_prison")).to_be_visible()
     page.select_option("#create-players", "3")
     page.check('input[name="opponent"][value="computer"]')
-    expect(page.locator("#create-level option")).to_have_count(2)  # random, heuristic
+    expect(page.locator("#create-level option")).to_have_count(3)  # Easy, Medium, Hard
     page.select_option("#create-level", "random")
     page.select_option("#create-turn", "30")
     page.fill("#opt-stalemate_rounds", "3")
@@ -222,7 +222,7 @@ def test_four_seats_two_people_two_computers_play_to_the_final_scoring(new_page)
     info = host.request.get(f"/api/matches/{match_id}").json()
     assert [s["bot"] for s in info["seats"]] == [None, None, "heuristic", "random"]
     assert info["status"] == "waiting" and info["options"]["teams"] == []
-    join(guest, match_id, f"{host_name} vs free seat vs computer (heuristic) vs computer (random)")
+    join(guest, match_id, f"{host_name} vs free seat vs computer (Hard) vs computer (Easy)")
 
     for page in (host, guest):
         expect(page.locator(".fd-seat")).to_have_count(4, timeout=30000)
@@ -266,7 +266,7 @@ def test_two_against_two_chosen_in_the_lobby_plays_to_the_end_and_ranks_the_team
         ["Seat 2 · team 2", "Seat 3 · team 1", "Seat 4 · team 2"]
     )
     expect(host.locator("#team-plan .team-plan-team")).to_have_text(
-        ["Team 1: seat 1 (you), seat 3 (computer (heuristic))", "Team 2: seat 2 (a person), seat 4 (computer (random))"]
+        ["Team 1: seat 1 (you), seat 3 (computer (Hard))", "Team 2: seat 2 (a person), seat 4 (computer (Easy))"]
     )
     shot(host, "fd_lobby_teams")
     # six seats offer 3 vs 3 and 2 vs 2 vs 2, eight seats 4 vs 4, three seats no teams
@@ -281,7 +281,7 @@ def test_two_against_two_chosen_in_the_lobby_plays_to_the_end_and_ranks_the_team
     info = host.request.get(f"/api/matches/{match_id}").json()
     assert info["options"]["teams"] == [0, 1, 0, 1]
     assert [s["bot"] for s in info["seats"]] == [None, None, "heuristic", "random"]
-    join(guest, match_id, f"team 1: {host_name}, computer (heuristic) vs team 2: free seat, computer (random)")
+    join(guest, match_id, f"team 1: {host_name}, computer (Hard) vs team 2: free seat, computer (Easy)")
 
     for page in (host, guest):
         expect(page.locator(".fd-seat .fd-team-badge")).to_have_count(4, timeout=30000)

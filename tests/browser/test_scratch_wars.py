@@ -115,7 +115,7 @@ def create_from_lobby(page: Page, *, computer: str | None = None, level: int = 3
         expect(page.locator("#opt-effects")).to_be_hidden()
     if computer:
         page.check('input[name="opponent"][value="computer"]')
-        expect(page.locator("#create-level option")).to_have_count(2)  # random, expectimax
+        expect(page.locator("#create-level option")).to_have_count(3)  # Easy, Medium, Hard
         page.select_option("#create-level", computer)
     else:
         page.check('input[name="opponent"][value="person"]')

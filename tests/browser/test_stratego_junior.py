@@ -94,7 +94,7 @@ def create_stratego(
         page.fill("#opt-move_cap", str(turn_limit))
     if computer:
         page.check('input[name="opponent"][value="computer"]')
-        expect(page.locator("#create-level option")).to_have_count(2)  # the game's bot_levels
+        expect(page.locator("#create-level option")).to_have_count(3)  # Easy, Medium, Hard
         page.select_option("#create-level", computer)
     page.select_option("#create-turn", str(turn_seconds))
     page.click("#create-submit")

@@ -13,7 +13,7 @@ from bench.fantasy_duel_strength import STRENGTH_SEED, play_games
 
 
 def test_levels_easiest_first():
-    assert bot_levels("fantasy_duel") == ["random", "heuristic"]
+    assert bot_levels("fantasy_duel") == ["random", "casual", "heuristic"]
 
 
 def test_bots_choose_legal_actions_in_every_phase():

@@ -109,7 +109,7 @@ def random_states(rules, seed: int, options: dict | None = None):
 
 def test_registered_with_bots_easiest_first():
     assert get_rules("scratch_wars") is SHIPPED
-    assert bot_levels("scratch_wars") == ["random", "expectimax"]
+    assert bot_levels("scratch_wars") == ["random", "greedy", "expectimax"]
     assert SHIPPED.min_players == SHIPPED.max_players == 2
 
 

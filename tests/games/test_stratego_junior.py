@@ -111,7 +111,7 @@ def final(seed: int, options: dict | None = None):
 
 def test_registered_with_bots_easiest_first():
     assert get_rules("stratego_junior").title == "Stratego Junior"
-    assert bot_levels("stratego_junior") == ["random", "expert"]
+    assert bot_levels("stratego_junior") == ["random", "casual", "expert"]
     assert make_bot("stratego_junior").name == "expert"
 
 

@@ -282,3 +282,18 @@ async def test_timeout_takeover_with_fake_clock(env):
     assert seat1.timeouts_in_row == 1 and not seat1.away
     # a second sweep for the same deadline does nothing
     assert await env.service.process_due() == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "asked", "stored"),
+    [
+        ("battle_runes", None, "greedy"),  # a computer seat without a level plays Medium
+        ("battle_runes", "hard", "nash"),
+        ("stratego_junior", "easy", "random"),
+        ("stratego_junior", "medium", "casual"),
+        ("scratch_wars", "expectimax", "expectimax"),  # a level by its algorithm's name
+    ],
+)
+async def test_computer_seats_take_a_difficulty_and_default_to_medium(env, game, asked, stored):
+    info = await env.service.create_match(env.users[0], game, {"turn_seconds": 30}, bots=[BotSeat(1, asked)])
+    assert [s["bot"] for s in info["seats"]] == [None, stored]

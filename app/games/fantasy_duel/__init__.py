@@ -20,11 +20,14 @@ Importing the package registers the game with the core registry, with its bots e
 ==================  ==========================================================================
 """
 
+from ..core.levels import casual
 from ..core.registry import register
 from .bots import HeuristicBot, RandomBot
 from .rules import FantasyDuel
 from .state import FantasyState
 
-RULES = register(FantasyDuel(), bots={"random": RandomBot, "heuristic": HeuristicBot})
+RULES = register(
+    FantasyDuel(), bots={"random": RandomBot, "casual": casual(HeuristicBot, "casual"), "heuristic": HeuristicBot}
+)
 
 __all__ = ["RULES", "FantasyDuel", "FantasyState", "HeuristicBot", "RandomBot"]

@@ -47,7 +47,7 @@ from .events import EVENT_KINDS
 from .rules import ScratchWars
 from .state import Attack, Config, Seat, Slot, Spin, State
 
-RULES = register(ScratchWars(), bots={"random": RandomBot, "expectimax": ExpectimaxBot})
+RULES = register(ScratchWars(), bots={"random": RandomBot, "greedy": GreedyBot, "expectimax": ExpectimaxBot})
 
 __all__ = [
     "BOOK",

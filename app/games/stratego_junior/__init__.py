@@ -19,6 +19,7 @@ the match option ``variant`` picks :data:`QUEST_RULES` or :data:`VICTORY_RULES`,
 listed easiest first.
 """
 
+from ..core.levels import casual
 from ..core.registry import register
 from .actions import (
     Attack,
@@ -46,7 +47,7 @@ VICTORY_RULES = VictoryRules()
 #: the default rules (Victory), as registered
 RULES = register(
     VICTORY_RULES,
-    bots={"random": RandomBot, "expert": StrategoBot},
+    bots={"random": RandomBot, "casual": casual(StrategoBot, "casual"), "expert": StrategoBot},
     variant_option="variant",
     variants={"quest": QUEST_RULES, "victory": VICTORY_RULES},
 )
