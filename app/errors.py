@@ -40,7 +40,9 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     #: an HTTP method the path does not serve
     METHOD_NOT_ALLOWED = "method_not_allowed"
-    #: an HTTP conflict the framework raised
+    #: an HTTP conflict the framework raised; also a clan change that clashes with the clan's state
+    #: (``reason``: ``already_in_clan``, ``clan_full`` with ``limit``, ``already_invited``,
+    #: ``already_requested``, ``leader_must_hand_over``, ... as :mod:`app.clans.service` lists them)
     CONFLICT = "conflict"
     #: any other HTTP failure raised by the framework (``status``)
     ERROR = "error"
@@ -61,13 +63,16 @@ class ErrorCode(StrEnum):
     #: nobody is logged in, or this viewer may not watch
     UNAUTHORIZED = "unauthorized"
     #: logged in, but not allowed (not your match, no seat in it); also a cookie-authenticated change
-    #: or websocket from another site's page (``reason``: ``origin``)
+    #: or websocket from another site's page (``reason``: ``origin``); a clan change by a player
+    #: whose role does not allow it (``reason``: ``not_member``, ``not_officer``, ``not_leader``,
+    #: ``not_invited``, ``rank``)
     FORBIDDEN = "forbidden"
-    #: no such match, game, deck or page (``match_id``, ``game``, ``deck_id``)
+    #: no such match, game, deck, clan or page (``match_id``, ``game``, ``deck_id``, ``tag``)
     NOT_FOUND = "not_found"
 
     # --- accounts ------------------------------------------------------------------------------------
-    #: the name is taken, compared ignoring letter case; also a second deck of the same name (``name``)
+    #: the name is taken, compared ignoring letter case; also a second deck of the same name (``name``),
+    #: a clan's name or tag (``field``: ``name`` or ``tag``, with the value)
     NAME_TAKEN = "name_taken"
     #: a new account name breaks a rule (``reason``: ``length`` or ``characters``; ``min``, ``max``)
     BAD_NAME = "bad_name"

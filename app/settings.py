@@ -107,6 +107,8 @@ class Settings(BaseSettings):
     max_decks_per_user: int = Field(default=100, ge=0)
     #: API tokens (not browser sessions) one account may have
     max_tokens_per_user: int = Field(default=20, ge=0)
+    #: players one clan may have, its leader included
+    clan_max_members: int = Field(default=30, ge=2, le=500)
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

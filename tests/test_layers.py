@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app"
 
 #: modules of these packages must stay free of the web framework
-DOMAIN_PACKAGES = ("matches", "users", "decks")
+DOMAIN_PACKAGES = ("matches", "users", "decks", "clans")
 #: the files of a domain package that belong to the HTTP edge
 EDGE_FILES = {"routes.py", "schemas.py", "deps.py"}
 FRAMEWORKS = ("fastapi", "starlette")

@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.games import router as games_router
+from app.clans.routes import router as clans_router
 from app.decks.routes import router as decks_router
 from app.gateway.sse import router as stream_router
 from app.matches.routes import router as matches_router
@@ -16,3 +17,4 @@ router.include_router(matches_router)
 router.include_router(decks_router)
 router.include_router(ratings_router)
 router.include_router(stream_router)
+router.include_router(clans_router)

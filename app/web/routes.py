@@ -15,6 +15,7 @@ over them, and a game without such a module gets the generic pages.
 ``/decks/{game}``              that game's deck editor (``GameWeb.deck_editor``)
 ``/ladders``, ``/ladders/{p}``  the rating pools, a pool's ladder (:mod:`app.web.ratings`)
 ``/users/{name}``              a player's profile (:mod:`app.web.ratings`)
+``/clans``, ``/clans/{tag}``    the clans, a clan's page (:mod:`app.web.clans`)
 =============================  ===========================================================
 """
 
@@ -32,6 +33,7 @@ from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
 from app.matches.schemas import MatchId
 from app.users.deps import OptionalUser
+from app.web.clans import router as clan_pages
 from app.web.games import declared_parts, game_data, game_title, web_parts
 from app.web.pages import login_redirect, not_found, render_page
 from app.web.ratings import router as ratings_pages
@@ -227,6 +229,7 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
 
 
 router.include_router(ratings_pages)
+router.include_router(clan_pages)
 
 for _web in declared_parts().values():
     if _web.router is not None:

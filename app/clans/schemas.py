@@ -1,0 +1,61 @@
+"""Request bodies of ``/api/clans`` (checked before anything reaches the service, which checks
+again): text through :mod:`app.validation`, a tag of 2-6 letters or digits, a colour ``#rrggbb``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.clans.models import CLAN_NAME_MAX, CLAN_TAG_MAX, CLAN_TAG_MIN, DESCRIPTION_MAX
+from app.clans.regions import REGION_MAX
+from app.users.models import NAME_MAX
+from app.validation import Name, Text
+
+TAG_PATTERN = r"^[A-Za-z0-9]+$"
+COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+
+ClanName = Annotated[Name, Field(min_length=2, max_length=CLAN_NAME_MAX)]
+ClanTag = Annotated[str, Field(min_length=CLAN_TAG_MIN, max_length=CLAN_TAG_MAX, pattern=TAG_PATTERN)]
+RegionCode = Annotated[str, Field(min_length=2, max_length=REGION_MAX)]
+Colour = Annotated[str, Field(pattern=COLOUR_PATTERN, min_length=7, max_length=7)]
+Description = Annotated[Text, Field(max_length=DESCRIPTION_MAX)]
+
+
+class ClanIn(BaseModel):
+    """``POST /api/clans``: found a clan."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: ClanName
+    tag: ClanTag
+    region: RegionCode
+    colour: Colour
+    description: Description = ""
+
+
+class ClanUpdate(BaseModel):
+    """``PATCH /api/clans/{tag}``: the fields to change (missing or null: unchanged)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: Description | None = None
+    colour: Colour | None = None
+    region: RegionCode | None = None
+
+
+class InviteIn(BaseModel):
+    """``POST /api/clans/{tag}/invitations``: the player to invite, by name (any case)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[Name, Field(max_length=NAME_MAX)]
+
+
+class RoleIn(BaseModel):
+    """``POST /api/clans/{tag}/members/{user_id}/role``: ``officer`` (promote), ``member``
+    (demote) or ``leader`` (hand the leadership over)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["officer", "member", "leader"]

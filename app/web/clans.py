@@ -1,0 +1,70 @@
+"""Clan pages (issue 13, item 7: the clan part), server-rendered from :mod:`app.clans.reads` (the
+same data as their JSON twins under ``/api/clans``); the buttons and forms call that API from
+``static/js/clans.js`` and show its errors in the words of ``static/js/messages.js``.
+
+=============================  ===========================================================
+``/clans?q=&region=&page=N``   the clans (search by name or tag, region filter, 20 a page);
+                               your clan and invitations; the form to found one
+``/clans/{tag}``               a clan: members with roles, what you may do, its history; for
+                               its leader and officers the management section
+=============================  ===========================================================
+
+Words players read come from codes here: regions by :func:`app.clans.regions.region_name`, roles
+and history codes by the templates (``templates/clan.html``); every name a player wrote is escaped
+by Jinja2's autoescaping.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+
+from app.clans import reads
+from app.clans.regions import REGION_MAX, region_name
+from app.errors import DomainError
+from app.users.deps import OptionalUser, SessionDep
+from app.web.pages import not_found, render_page, templates
+
+router = APIRouter(include_in_schema=False)
+
+templates.env.filters["region_name"] = region_name
+
+
+@router.get("/clans", response_class=HTMLResponse)
+async def clans_page(
+    request: Request,
+    session: SessionDep,
+    user: OptionalUser,
+    q: Annotated[str, Query(max_length=40)] = "",
+    region: Annotated[str, Query(max_length=REGION_MAX)] = "",
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+) -> HTMLResponse:
+    """The clan list with search, region filter and pages; your clan or the form to found one."""
+    try:
+        listing = await reads.list_clans(session, q=q, region=region or None, page=page)
+    except DomainError:  # an unknown region: show every region instead
+        listing = await reads.list_clans(session, q=q, page=page)
+    mine = await reads.my_clan(session, user.id) if user else None
+    return render_page(
+        request, "clans.html", user, title="Clans", listing=listing, mine=mine, regions=reads.regions_json()
+    )
+
+
+@router.get("/clans/{tag}", response_class=HTMLResponse)
+async def clan_page(request: Request, session: SessionDep, user: OptionalUser, tag: str) -> HTMLResponse:
+    """One clan's page."""
+    try:
+        data = await reads.clan_page(session, tag[:20], user.id if user else None)
+    except DomainError:
+        return not_found(request, user, f"There is no clan {tag[:20]!r}.")
+    return render_page(
+        request,
+        "clan.html",
+        user,
+        title=f"{data['clan']['name']} [{data['clan']['tag']}]",
+        page=data,
+        limit=request.app.state.settings.clan_max_members,
+        regions=reads.regions_json(),
+    )

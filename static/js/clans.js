@@ -1,0 +1,88 @@
+// The clan pages (templates/clans.html, clan.html): every button and form calls /api/clans
+// (app/clans/routes.py) and, when it worked, shows the page again as the server now renders it;
+// a refusal is shown in the words of static/js/messages.js, from its code and parameters.
+import { api, showError } from "/static/js/api.js";
+import { errorText, say } from "/static/js/messages.js";
+
+const errorBox = document.getElementById("clan-error");
+const clanBox = document.getElementById("clan");
+const pageTag = clanBox ? clanBox.dataset.tag : null;
+
+const path = (tag, ...rest) => ["/api/clans", encodeURIComponent(tag), ...rest.map((p) => encodeURIComponent(String(p)))].join("/");
+
+/**
+ * Run `call`; when it worked go to `next` (a path, or a function of the answer giving one; none:
+ * this page again), else show the refusal and let the control be used again.
+ */
+async function act(control, call, next) {
+  showError(errorBox, "");
+  if (control) control.disabled = true;
+  try {
+    const answer = await call();
+    const target = typeof next === "function" ? next(answer) : next;
+    if (target) window.location.assign(target);
+    else window.location.reload();
+  } catch (err) {
+    showError(errorBox, errorText(err));
+    if (control) control.disabled = false;
+  }
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  const { action, invitation, user, role, confirm: confirmKey } = button.dataset;
+  const tag = button.dataset.tag || pageTag;
+  if (confirmKey && !window.confirm(say(`clan.confirm.${confirmKey}`))) return;
+  const calls = {
+    request: () => act(button, () => api("POST", path(tag, "requests"))),
+    accept: () => act(button, () => api("POST", path(tag, "invitations", invitation, "accept"))),
+    decline: () => act(button, () => api("POST", path(tag, "invitations", invitation, "decline"))),
+    leave: () => act(button, () => api("POST", path(tag, "leave")), "/clans"),
+    role: () => act(button, () => api("POST", path(tag, "members", user, "role"), { role })),
+    remove: () => act(button, () => api("POST", path(tag, "members", user, "remove"))),
+    disband: () => act(button, () => api("POST", path(tag, "disband")), "/clans"),
+  };
+  if (calls[action]) calls[action]();
+});
+
+const foundForm = document.getElementById("found-form");
+if (foundForm) {
+  foundForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const f = foundForm.elements;
+    const body = {
+      name: f.name.value.trim(),
+      tag: f.tag.value.trim(),
+      region: f.region.value,
+      colour: f.colour.value,
+      description: f.description.value,
+    };
+    if (!body.name) return showError(errorBox, say("form.enter_name"));
+    act(
+      document.getElementById("found-submit"),
+      () => api("POST", "/api/clans", body),
+      (page) => `/clans/${encodeURIComponent(page.clan.tag)}`,
+    );
+  });
+}
+
+const inviteForm = document.getElementById("invite-form");
+if (inviteForm) {
+  inviteForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = inviteForm.elements.name.value.trim();
+    if (!name) return showError(errorBox, say("form.enter_name"));
+    act(inviteForm.querySelector("button"), () => api("POST", path(pageTag, "invitations"), { name }));
+  });
+}
+
+const updateForm = document.getElementById("update-form");
+if (updateForm) {
+  updateForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const f = updateForm.elements;
+    const body = { region: f.region.value, colour: f.colour.value, description: f.description.value };
+    act(updateForm.querySelector("button"), () => api("PATCH", path(pageTag), body));
+  });
+}
