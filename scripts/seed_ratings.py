@@ -18,8 +18,8 @@ take minutes, not hours:
 * ``match_seats`` and ``match_results``: two rows per match;
 * ``rating_changes``: two per match (synthetic ratings around 1500; 10 season points per win);
 * ``ratings``: one per player and pool played, counts from the changes; ``ladder_points`` per pool,
-  season and player from the changes; ``rating_pools`` and ``player_records`` as the consumer keeps
-  them. Then ``VACUUM ANALYZE`` (what autovacuum does on a live database). No ``match_events`` and no ``result_deliveries``: the reads
+  season and player from the changes; ``rating_pools``, ``rating_counts`` and ``player_records``
+  as the consumer keeps them. Then ``VACUUM ANALYZE`` (what autovacuum does on a live database). No ``match_events`` and no ``result_deliveries``: the reads
   timed here never touch them.
 
 Timings: each read runs ``--repeat`` times after two warm-up runs, in one session as a request
@@ -49,6 +49,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine  # noqa: E40
 
 from app.db.session import make_engine, make_sessionmaker  # noqa: E402
 from app.ratings import reads  # noqa: E402
+from app.ratings.apply import season_of  # noqa: E402
 
 DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/arena_ratings_big"
 
@@ -137,6 +138,10 @@ STEPS = [
            GROUP BY pool, season, user_id""",
     ),
     ("rating_pools", "INSERT INTO rating_pools (pool, players) SELECT pool, count(*) FROM ratings GROUP BY pool"),
+    (
+        "rating_counts",
+        "INSERT INTO rating_counts (pool, rating, players) SELECT pool, rating, count(*) FROM ratings GROUP BY pool, rating",
+    ),
     (
         "player_records",
         """INSERT INTO player_records (user_id, game, wins, losses, draws)
@@ -235,7 +240,7 @@ async def _db_time(engine: AsyncEngine, sessionmaker: Any, call: Callable[[Any],
     total = 0.0
     async with engine.connect() as conn:
         for statement, parameters in captured:
-            if not statement.lstrip().upper().startswith("SELECT"):
+            if not statement.lstrip().upper().startswith(("SELECT", "WITH")):  # reads only
                 continue
             result = await conn.exec_driver_sql("EXPLAIN (ANALYZE, FORMAT JSON) " + statement, parameters)
             plan = result.scalar_one()
@@ -260,6 +265,15 @@ async def measure(engine: AsyncEngine, repeat: int, now: datetime) -> list[tuple
             text("SELECT count(*) FROM match_results WHERE user_id = :id"), {"id": typical_id}
         )
         total = int(await conn.scalar(text("SELECT count(*) FROM ratings WHERE pool = 'battle_runes'")) or 0)
+        # a player in the middle of this month's Battle Runes standings
+        season_viewer = await conn.scalar(
+            text(
+                "SELECT user_id FROM ladder_points WHERE pool = 'battle_runes' AND season = :season "
+                "ORDER BY points DESC, wins DESC, user_id DESC "
+                "OFFSET (SELECT count(*) / 2 FROM ladder_points WHERE pool = 'battle_runes' AND season = :season) LIMIT 1"
+            ),
+            {"season": season_of(now)},
+        )
     last_page = max(1, -(-total // reads.PAGE_ROWS))
     sessionmaker = make_sessionmaker(engine)
     out = []
@@ -283,6 +297,11 @@ async def measure(engine: AsyncEngine, repeat: int, now: datetime) -> list[tuple
     middle = max(1, last_page // 2)
     await run(f"ladder page {middle} (the middle)", lambda s: reads.ladder(s, "battle_runes", middle, None, now))
     await run(f"ladder page {last_page} (the last)", lambda s: reads.ladder(s, "battle_runes", last_page, None, now))
+    await run("season standings page 1 (this month, visitor)", lambda s: reads.season_standings(s, "battle_runes"))
+    await run(
+        "season standings, 'show my place' of a mid-table player",
+        lambda s: reads.season_standings(s, "battle_runes", None, 1, season_viewer, now, find_viewer=True),
+    )
     await run(
         f"profile of a typical player ({typical_games} matches), with head-to-head",
         lambda s: reads.profile(s, typical, heavy_id, now),

@@ -16,6 +16,11 @@ its ``limit``, or two claimers that took different seats) reads the other seats 
 delivery of those seats finds the match applied. So a match changes each rating once, whatever the
 number of processes, deliveries, restarts and crashes (``tests/ratings/test_exactly_once.py``).
 
+The same transaction keeps ``rating_counts`` (players per rating value per pool, the ladder's
+histogram): the changes of a whole batch are summed and written at its end, after every ``ratings``
+lock and in ``(pool, rating)`` order, so two transactions never wait on each other's counts in
+opposite orders.
+
 The consumer's handler, :func:`handle`, also adds each row to the player's record per game
 (:func:`count_records`, ``player_records``), once per row as the claim delivers it.
 
@@ -26,6 +31,7 @@ pool, woken by the "match finished" notice, so ratings appear within a moment of
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -39,13 +45,17 @@ from app.matches.hub import LocalHub
 from app.matches.models import RATED, Match, MatchResult
 from app.matches.results import consume_forever
 from app.ratings import skill
-from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingPool
+from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingCount, RatingPool
 from app.ratings.pools import pool_of
 
 log = get_logger(__name__)
 
 #: the consumer's name in ``result_deliveries``
 CONSUMER = "ratings"
+
+#: players gained (+) or lost (-) per ``(pool, rating)`` by a transaction, written to
+#: ``rating_counts`` at its end (:func:`_write_counts`)
+CountDeltas = Counter[tuple[str, int]]
 
 
 def season_of(at: datetime) -> str:
@@ -71,10 +81,12 @@ async def apply_results(session: AsyncSession, rows: Sequence[MatchResult]) -> N
     needed: dict[str, set[int]] = {}
     for _m, pool, results in plans:
         needed.setdefault(pool, set()).update(r.user_id for r in results if r.user_id is not None)
+    deltas: CountDeltas = Counter()
     for pool in sorted(needed):
-        await _lock_ratings(session, pool, sorted(needed[pool]))
+        await _lock_ratings(session, pool, sorted(needed[pool]), deltas)
     for m, pool, results in plans:
-        await _apply(session, m, pool, results)
+        await _apply(session, m, pool, results, deltas)
+    await _write_counts(session, deltas)
 
 
 async def handle(session: AsyncSession, rows: Sequence[MatchResult]) -> None:
@@ -118,7 +130,12 @@ async def apply_match(session: AsyncSession, match_id: int) -> list[RatingChange
         applied before).
     """
     plan = await _counted(session, match_id)
-    return [] if plan is None else await _apply(session, *plan)
+    if plan is None:
+        return []
+    deltas: CountDeltas = Counter()
+    changes = await _apply(session, *plan, deltas)
+    await _write_counts(session, deltas)
+    return changes
 
 
 async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, list[MatchResult]] | None:
@@ -146,10 +163,14 @@ async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, li
     return m, pool.key, results
 
 
-async def _apply(session: AsyncSession, m: Match, pool: str, results: list[MatchResult]) -> list[RatingChange]:
-    """Rate a counted match under the locks of its players' ratings, unless already applied."""
+async def _apply(
+    session: AsyncSession, m: Match, pool: str, results: list[MatchResult], deltas: CountDeltas
+) -> list[RatingChange]:
+    """Rate a counted match under the locks of its players' ratings, unless already applied; each
+    seat's move from its stored rating to the new one is added to ``deltas``."""
     match_id = m.id
-    skills = await _lock_ratings(session, pool, sorted(r.user_id for r in results if r.user_id is not None))
+    locked = await _lock_ratings(session, pool, sorted(r.user_id for r in results if r.user_id is not None), deltas)
+    skills = {u: s for u, (s, _stored) in locked.items()}
     if await session.scalar(select(exists().where(RatingChange.match_id == match_id))):
         return []  # applied by another transaction, which committed while we waited for the locks
     at = m.finished_at or results[0].created_at
@@ -161,6 +182,10 @@ async def _apply(session: AsyncSession, m: Match, pool: str, results: list[Match
     for r in results:
         assert r.user_id is not None
         old, new = before[r.seat], after[r.seat]
+        stored = locked[r.user_id][1]
+        if stored != new.rating:
+            deltas[(pool, stored)] -= 1
+            deltas[(pool, new.rating)] += 1
         changes.append(
             RatingChange(
                 match_id=match_id,
@@ -207,17 +232,22 @@ def _insert(session: AsyncSession, table: type) -> postgresql.Insert | sqlite.In
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
 
 
-async def _lock_ratings(session: AsyncSession, pool: str, user_ids: list[int]) -> dict[int, skill.Skill]:
+async def _lock_ratings(
+    session: AsyncSession, pool: str, user_ids: list[int], deltas: CountDeltas
+) -> dict[int, tuple[skill.Skill, int]]:
     """Create the missing ``ratings`` rows of ``user_ids`` in ``pool`` (counting them in
-    ``rating_pools``) and lock them all, in user order. :returns: each user's skill."""
+    ``rating_pools`` at once and in ``deltas`` at their starting rating) and lock them all, in user
+    order. :returns: each user's skill and stored displayed rating."""
     created = (
         await session.execute(
             _insert(session, Rating)
             .values([{"user_id": u, "pool": pool} for u in user_ids])
             .on_conflict_do_nothing(index_elements=["user_id", "pool"])
-            .returning(Rating.user_id)
+            .returning(Rating.user_id, Rating.rating)
         )
     ).all()
+    for _user_id, rating in created:
+        deltas[(pool, rating)] += 1
     if created:
         await session.execute(
             _insert(session, RatingPool)
@@ -225,12 +255,23 @@ async def _lock_ratings(session: AsyncSession, pool: str, user_ids: list[int]) -
             .on_conflict_do_update(index_elements=["pool"], set_={"players": RatingPool.players + len(created)})
         )
     stmt = (
-        select(Rating.user_id, Rating.mu, Rating.sigma)
+        select(Rating.user_id, Rating.mu, Rating.sigma, Rating.rating)
         .where(Rating.pool == pool, Rating.user_id.in_(user_ids))
         .order_by(Rating.user_id)
         .with_for_update()
     )
-    return {u: skill.Skill(mu, sigma) for u, mu, sigma in (await session.execute(stmt)).all()}
+    return {u: (skill.Skill(mu, sigma), r) for u, mu, sigma, r in (await session.execute(stmt)).all()}
+
+
+async def _write_counts(session: AsyncSession, deltas: CountDeltas) -> None:
+    """Add ``deltas`` to ``rating_counts``, in ``(pool, rating)`` order (zero deltas skipped)."""
+    for (pool, rating), delta in sorted(deltas.items()):
+        if delta == 0:
+            continue
+        stmt = _insert(session, RatingCount).values(pool=pool, rating=rating, players=delta)
+        await session.execute(
+            stmt.on_conflict_do_update(index_elements=["pool", "rating"], set_={"players": RatingCount.players + delta})
+        )
 
 
 def _rate(results: Sequence[MatchResult], before: dict[int, skill.Skill]) -> dict[int, skill.Skill]:

@@ -1,11 +1,14 @@
 """Rating tables: ``ratings`` (a player's skill per pool), ``rating_changes`` (one per rated seat of
 a match: the exactly-once key and the history), ``ladder_points`` (a player's points per pool and
-monthly season), and two running counts the pages read instead of counting rows: ``rating_pools``
-(players per pool) and ``player_records`` (a player's wins, losses and draws per game).
+monthly season), and three running counts the pages read instead of counting rows: ``rating_pools``
+(players per pool), ``rating_counts`` (players per rating value per pool: a ladder page's start and
+a player's rank without scanning the players ahead) and ``player_records`` (a player's wins, losses
+and draws per game).
 
 Indexes serve the pages (docs/performance.md, "Ladders and profiles"): the ladder reads
-``ix_ratings_pool_rating`` backwards (best first), the profile's chart and a day's repeat wins read
-``ix_rating_changes_user_id_pool_at``, the season's standings ``ix_ladder_points_pool_season_points``.
+``ix_ratings_pool_rating`` backwards (best first) from a rating found in ``rating_counts``, the
+profile's chart and a day's repeat wins read ``ix_rating_changes_history``, the season's standings
+``ix_ladder_points_standings``.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ class RatingChange(Base):
 
     __table_args__ = (
         UniqueConstraint("match_id", "seat", name="uq_rating_changes_match_seat"),
-        Index("ix_rating_changes_user_id_pool_at", "user_id", "pool", "at"),
+        # a player's history per pool in order, with what the chart shows (index-only on PostgreSQL)
+        Index("ix_rating_changes_history", "user_id", "pool", "at", "match_id", "rating_after"),
         Index("ix_rating_changes_user_id_at", "user_id", "at"),
     )
 
@@ -102,7 +106,8 @@ class LadderPoints(Base):
 
     __table_args__ = (
         UniqueConstraint("pool", "season", "user_id", name="uq_ladder_points_pool_season_user"),
-        Index("ix_ladder_points_pool_season_points", "pool", "season", "points"),
+        # a season's standings in order (most points, then wins, then the later account)
+        Index("ix_ladder_points_standings", "pool", "season", "points", "wins", "user_id"),
     )
 
 
@@ -113,6 +118,24 @@ class RatingPool(Base):
     __tablename__ = "rating_pools"
 
     pool: Mapped[str] = mapped_column(String(POOL_MAX), primary_key=True)
+    players: Mapped[int] = mapped_column(default=0)
+
+
+class RatingCount(Base):
+    """How many players of ``pool`` have the displayed rating ``rating`` (the ladder's histogram).
+
+    Kept by the ratings consumer in the transaction that changes the ratings (a new player adds one
+    at the starting rating; a rated seat moves one from its old rating to its new one), so it is
+    exactly as right as ``ratings`` itself. A ladder page finds the rating its first row has by
+    summing these counts (about a thousand rows per pool) instead of skipping the index entries of
+    every player above it, and a player's rank is the sum over higher ratings plus the players tied
+    with them that sort first. Rows whose count fell to 0 stay (``players`` 0).
+    """
+
+    __tablename__ = "rating_counts"
+
+    pool: Mapped[str] = mapped_column(String(POOL_MAX), primary_key=True)
+    rating: Mapped[int] = mapped_column(primary_key=True)
     players: Mapped[int] = mapped_column(default=0)
 
 

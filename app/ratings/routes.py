@@ -3,6 +3,7 @@
 =====================================  ==============================================================
 ``GET /api/ladders``                   the rating pools: ``{"pools": [{"key", "game", "part"}]}``
 ``GET /api/ladders/{pool}?page=N``     one page (``&find_me=true``: the viewer's page) of a pool's ladder (:func:`~app.ratings.reads.ladder`)
+``GET /api/ladders/{pool}/season``    one page of a pool's season standings (``?season=2026-11&page=N&find_me=true``; :func:`~app.ratings.reads.season_standings`)
 ``GET /api/users/{name}/profile``      a player's profile (:func:`~app.ratings.reads.profile`)
 ``GET /api/matches/{id}/ratings``      a match's rating changes (:func:`~app.ratings.reads.match_ratings`)
 =====================================  ==============================================================
@@ -28,6 +29,8 @@ _404: dict[int | str, dict[str, Any]] = {404: {"description": "`not_found`"}}
 PoolKey = Annotated[str, Path(max_length=POOL_MAX)]
 PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_MAX)]
 Page = Annotated[int, Query(ge=1, le=100_000)]
+#: a season: a UTC month, ``2026-11``
+Season = Annotated[str | None, Query(pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])$")]
 
 
 def _now(request: Request) -> Any:
@@ -44,10 +47,26 @@ async def list_pools() -> dict[str, Any]:
 async def get_ladder(
     pool: PoolKey, request: Request, session: SessionDep, user: OptionalUser, page: Page = 1, find_me: bool = False
 ) -> dict[str, Any]:
-    """One page (50 rows) of a pool's ladder, best first, with the viewer's own row; ``find_me``
-    gives the page the viewer is on, with their rank."""
+    """One page (50 rows) of a pool's ladder, best first, with the viewer's own row and rank;
+    ``find_me`` gives the page the viewer is on."""
     viewer = user.id if user else None
     return await reads.ladder(session, pool, page, viewer, _now(request), find_viewer=find_me)
+
+
+@router.get("/ladders/{pool}/season", responses=_404)
+async def get_season(
+    pool: PoolKey,
+    request: Request,
+    session: SessionDep,
+    user: OptionalUser,
+    season: Season = None,
+    page: Page = 1,
+    find_me: bool = False,
+) -> dict[str, Any]:
+    """One page (50 rows) of a pool's season standings by ladder points (``season``: a month,
+    the current one by default), with the viewer's row and rank; ``find_me`` gives their page."""
+    viewer = user.id if user else None
+    return await reads.season_standings(session, pool, season, page, viewer, _now(request), find_viewer=find_me)
 
 
 @router.get("/users/{name}/profile", responses=_404)

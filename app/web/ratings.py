@@ -55,9 +55,10 @@ templates.env.filters["day"] = day
 
 def chart(history: list[dict[str, Any]]) -> dict[str, Any]:
     """The rating-history chart of one pool: ``{"width", "height", "points": [{"x", "y", "rating",
-    "at", "match_id"}], "line": "x,y x,y ...", "low", "high"}`` in SVG user units, one point per
-    rated match, evenly spaced, oldest on the left; the y axis spans the lowest to the highest
-    rating (at least 100 points of rating tall)."""
+    "at", "match_id", "game"}], "line": "x,y x,y ...", "low", "high"}`` in SVG user units, oldest
+    on the left, each point placed by its match's number in the pool (``game``), so a downsampled
+    history (:func:`app.ratings.reads._history`) keeps its shape; the y axis spans the lowest to
+    the highest rating (at least 100 points of rating tall)."""
     ratings = [p["rating"] for p in history] or [1500]
     low, high = min(ratings), max(ratings)
     if high - low < 100:
@@ -65,10 +66,11 @@ def chart(history: list[dict[str, Any]]) -> dict[str, Any]:
         low, high = round(mid - 50), round(mid + 50)
     span_x = CHART_W - 2 * CHART_PAD
     span_y = CHART_H - 2 * CHART_PAD
-    n = len(history)
+    games = [p.get("game", i + 1) for i, p in enumerate(history)]
+    first, last = (games[0], games[-1]) if games else (1, 1)
     points = []
-    for i, p in enumerate(history):
-        x = CHART_PAD + (span_x * i / (n - 1) if n > 1 else span_x / 2)
+    for g, p in zip(games, history, strict=True):
+        x = CHART_PAD + (span_x * (g - first) / (last - first) if last > first else span_x / 2)
         y = CHART_PAD + span_y * (high - p["rating"]) / (high - low)
         points.append({"x": round(x, 1), "y": round(y, 1), **p})
     return {
@@ -109,6 +111,27 @@ async def ladder_page(
     except DomainError:
         return not_found(request, user, f"There is no ladder {pool!r}.")
     return render_page(request, "ladder.html", user, title=f"{pool_title(data['pool'])} ladder", ladder=data)
+
+
+@router.get("/ladders/{pool}/season", response_class=HTMLResponse)
+async def season_page(
+    request: Request,
+    session: SessionDep,
+    user: OptionalUser,
+    pool: Annotated[str, Path(max_length=POOL_MAX)],
+    season: Annotated[str | None, Query(pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])$")] = None,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    find_me: bool = False,
+) -> HTMLResponse:
+    """A pool's season standings by ladder points, one page of 50 (``season``: a month, the current
+    one by default; ``find_me``: the page the viewer is on)."""
+    try:
+        viewer = user.id if user else None
+        data = await reads.season_standings(session, pool, season, page, viewer, _now(request), find_viewer=find_me)
+    except DomainError:
+        return not_found(request, user, f"There is no ladder {pool!r}.")
+    title = f"{pool_title(data['pool'])} season {data['season']}"
+    return render_page(request, "ladder_season.html", user, title=title, standings=data)
 
 
 @router.get("/users/{name}", response_class=HTMLResponse)

@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime
 
 from app.db.session import make_engine, make_sessionmaker
-from app.ratings.models import Rating, RatingPool
+from app.ratings.models import Rating, RatingCount, RatingPool
 from app.users.models import User
 from tests.conftest import run
 
@@ -123,7 +123,9 @@ def test_ladder_pages_and_the_viewers_row(client, settings):
                     last_played_at=datetime.now(UTC),
                 )
             )
-            s.add(RatingPool(pool="scratch_wars.l2", players=121))  # as the consumer keeps it
+            s.add(RatingPool(pool="scratch_wars.l2", players=121))  # as the consumer keeps them
+            s.add_all(RatingCount(pool="scratch_wars.l2", rating=1200 + 5 * i, players=1) for i in range(120))
+            s.add(RatingCount(pool="scratch_wars.l2", rating=1190, players=1))
         await engine.dispose()
 
     run(seed())
@@ -132,7 +134,7 @@ def test_ladder_pages_and_the_viewers_row(client, settings):
     assert first["rows"][0]["user"]["name"] == "p119" and first["rows"][0]["rank"] == 1
     ratings = [r["rating"] for r in first["rows"]]
     assert ratings == sorted(ratings, reverse=True)
-    assert first["viewer"]["user"]["name"] == "viewer" and first["viewer"]["rank"] is None  # not counted
+    assert first["viewer"]["user"]["name"] == "viewer" and first["viewer"]["rank"] == 121  # off the page
     assert first["viewer"]["provisional"] and not first["rows"][0]["provisional"]
     mine = client.get("/api/ladders/scratch_wars.l2?find_me=true", headers=viewer).json()
     assert mine["page"] == 3 and mine["viewer"]["rank"] == 121 and mine["rows"][-1] == mine["viewer"]

@@ -15,7 +15,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.matches.models import MatchResult
 from app.matches.results import claim
 from app.ratings.apply import CONSUMER, apply_results, catch_up, handle
-from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingPool
+from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingCount, RatingPool
 from tests.ratings.conftest import finish_rated
 
 
@@ -47,6 +47,11 @@ async def _one_change_per_seat(sessionmaker, matches: list[int]) -> None:
         # the ladder's size is the number of rated players in the pool
         sizes = dict((await s.execute(select(Rating.pool, func.count()).group_by(Rating.pool))).all())
         assert dict((await s.execute(select(RatingPool.pool, RatingPool.players))).all()) == sizes
+        # the ladder's histogram counts each player once, at their current rating
+        by_rating = select(Rating.pool, Rating.rating, func.count()).group_by(Rating.pool, Rating.rating)
+        expected = {(p, r): n for p, r, n in (await s.execute(by_rating)).all()}
+        counted = (await s.execute(select(RatingCount.pool, RatingCount.rating, RatingCount.players))).all()
+        assert {(p, r): n for p, r, n in counted if n} == expected and expected
 
 
 async def _records_once(sessionmaker, seats: int) -> None:
