@@ -7,7 +7,7 @@ there); ``ix_rating_changes_history`` ``(user_id, pool, at, match_id, rating_aft
 standings page and a rank read it alone, ties included (docs/performance.md, "Ladders and profiles").
 
 Revision ID: c5d7e9f1a2b3
-Revises: a3f8d21c5e07
+Revises: c7e4a91b2d18
 Create Date: 2026-11-30 21:05:00
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from alembic import op
 
 
 revision: str = 'c5d7e9f1a2b3'
-down_revision: str | None = 'a3f8d21c5e07'
+down_revision: str | None = 'c7e4a91b2d18'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
