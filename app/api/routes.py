@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.games import router as games_router
+from app.clans.routes import outside_router as clans_outside_router
 from app.clans.routes import router as clans_router
 from app.decks.routes import router as decks_router
 from app.gateway.sse import router as stream_router
@@ -18,3 +19,4 @@ router.include_router(decks_router)
 router.include_router(ratings_router)
 router.include_router(stream_router)
 router.include_router(clans_router)
+router.include_router(clans_outside_router)

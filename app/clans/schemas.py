@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.clans.models import CLAN_NAME_MAX, CLAN_TAG_MAX, CLAN_TAG_MIN, DESCRIPTION_MAX
-from app.clans.regions import REGION_MAX
+from app.clans.regions import REGION_MAX, region_codes
 from app.users.models import NAME_MAX
 from app.validation import Name, Text
 
@@ -17,7 +17,10 @@ COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 
 ClanName = Annotated[Name, Field(min_length=2, max_length=CLAN_NAME_MAX)]
 ClanTag = Annotated[str, Field(min_length=CLAN_TAG_MIN, max_length=CLAN_TAG_MAX, pattern=TAG_PATTERN)]
-RegionCode = Annotated[str, Field(min_length=2, max_length=REGION_MAX)]
+#: a region's code; the OpenAPI document lists them (``app/clans/regions.yaml``)
+RegionCode = Annotated[
+    str, Field(min_length=2, max_length=REGION_MAX, json_schema_extra={"enum": sorted(region_codes())})
+]
 Colour = Annotated[str, Field(pattern=COLOUR_PATTERN, min_length=7, max_length=7)]
 Description = Annotated[Text, Field(max_length=DESCRIPTION_MAX)]
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
+from app.api.openapi import errors
 from app.matches.schemas import MatchId
 from app.ratings import reads
 from app.ratings.pools import POOL_MAX, all_pools
@@ -25,7 +26,6 @@ from app.users.models import NAME_MAX
 
 router = APIRouter(prefix="/api", tags=["ratings"])
 
-_404: dict[int | str, dict[str, Any]] = {404: {"description": "`not_found`"}}
 PoolKey = Annotated[str, Path(max_length=POOL_MAX)]
 PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_MAX)]
 Page = Annotated[int, Query(ge=1, le=100_000)]
@@ -37,13 +37,13 @@ def _now(request: Request) -> Any:
     return request.app.state.matches.clock.now()
 
 
-@router.get("/ladders")
+@router.get("/ladders", openapi_extra=errors())
 async def list_pools() -> dict[str, Any]:
     """Every rating pool: ``{"pools": [{"key", "game", "part"}]}``."""
     return {"pools": [reads.pool_json(p) for p in all_pools()]}
 
 
-@router.get("/ladders/{pool}", responses=_404)
+@router.get("/ladders/{pool}", openapi_extra=errors("not_found"))
 async def get_ladder(
     pool: PoolKey, request: Request, session: SessionDep, user: OptionalUser, page: Page = 1, find_me: bool = False
 ) -> dict[str, Any]:
@@ -53,7 +53,7 @@ async def get_ladder(
     return await reads.ladder(session, pool, page, viewer, _now(request), find_viewer=find_me)
 
 
-@router.get("/ladders/{pool}/season", responses=_404)
+@router.get("/ladders/{pool}/season", openapi_extra=errors("not_found"))
 async def get_season(
     pool: PoolKey,
     request: Request,
@@ -69,13 +69,13 @@ async def get_season(
     return await reads.season_standings(session, pool, season, page, viewer, _now(request), find_viewer=find_me)
 
 
-@router.get("/users/{name}/profile", responses=_404)
+@router.get("/users/{name}/profile", openapi_extra=errors("not_found"))
 async def get_profile(name: PlayerName, request: Request, session: SessionDep, user: OptionalUser) -> dict[str, Any]:
     """A player's ratings with history, records, recent matches and head-to-head with the viewer."""
     return await reads.profile(session, name, user.id if user else None, _now(request))
 
 
-@router.get("/matches/{match_id}/ratings", responses=_404)
+@router.get("/matches/{match_id}/ratings", openapi_extra=errors("not_found"))
 async def get_match_ratings(match_id: MatchId, session: SessionDep) -> dict[str, Any]:
     """The rating change of each seat of a finished rated match (``applied`` false until then)."""
     return await reads.match_ratings(session, match_id)

@@ -120,7 +120,9 @@ export function formatTurn(seconds) {
   return `${seconds} s`;
 }
 
-/** A player's name linking to their profile (/users/<name>): `user` is {id, name}. */
+/** A player's name linking to their profile (/users/<name>), a bot account's with the "BOT" mark: `user`
+ * is {id, name, is_bot?}. */
 export function playerLink(user) {
-  return el("a", { class: "player-link", href: `/users/${encodeURIComponent(user.name)}`, text: user.name });
+  const mark = user.is_bot ? [el("span", { class: "bot-mark", title: "a bot account", text: "BOT" }), " "] : [];
+  return el("a", { class: "player-link", href: `/users/${encodeURIComponent(user.name)}` }, ...mark, user.name);
 }

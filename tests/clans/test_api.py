@@ -45,7 +45,7 @@ def test_found_request_accept_and_the_pages(client):
     r = client.post(f"/api/clans/ALP/invitations/{request_id}/accept", headers=lea)
     assert r.status_code == 200, r.text
     assert [(m["user"]["name"], m["role"]) for m in r.json()["members"]] == [("lea", "leader"), ("bob", "member")]
-    assert client.get("/api/clans/me", headers=bob).json()["clan"]["tag"] == "ALP"
+    assert client.get("/api/users/me/clan", headers=bob).json()["clan"]["tag"] == "ALP"
 
     html = client.get("/clans/ALP", headers=bob).text
     assert 'data-user="bob" data-role="member"' in html
@@ -89,7 +89,7 @@ def test_the_list_searches_filters_and_names_regions(client):
     owners = [_login(client, f"owner{i}") for i in range(3)]
     for i, (who, region) in enumerate(zip(owners, ("CZ-10", "SK-KI", "CZ-10"), strict=True)):
         assert _found(client, who, name=f"Clan {i} x", tag=f"C{i}", region=region).status_code == 201
-    assert client.get("/api/clans/regions").json()["regions"][0] == {
+    assert client.get("/api/regions").json()["regions"][0] == {
         "code": "CZ-10",
         "country": "CZ",
         "name": "Hlavní město Praha",
