@@ -535,3 +535,15 @@ def test_pages_render_codes_through_one_table(client):
     ):
         js = client.get(f"/static/js/{path}").text
         assert "err.message" not in js.replace("Cannot draw the game: ${err.message}", ""), path
+
+
+def test_games_lists_every_game_with_its_rules_and_the_header_points_there(client):
+    from app.games.core import all_games
+
+    r = client.get("/games")
+    assert r.status_code == 200
+    for game in all_games():
+        assert f'href="/games/{game}"' in r.text
+        assert client.get(f"/games/{game}").status_code == 200
+    header = client.get("/").text.split("</nav>", 1)[0]  # the site header's navigation
+    assert '<a href="/games">Rules</a>' in header and "/games/battle_runes" not in header

@@ -165,6 +165,12 @@ async def replay_page(request: Request, match_id: MatchId, user: OptionalUser) -
     return await _match_view_page(request, match_id, user, "replay.html", "Replay · match {id}")
 
 
+@router.get("/games", response_class=HTMLResponse)
+async def games_page(request: Request, user: OptionalUser) -> HTMLResponse:
+    """Every installed game, with a link to its rules and to the lobby (the header's "Rules")."""
+    return render_page(request, "games.html", user, title="Games", games=_games())
+
+
 @router.get("/games/{game}", response_class=HTMLResponse)
 async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResponse:
     """A game's rules page: its own template, or the generic one."""

@@ -113,11 +113,11 @@ export async function loadGameData(game) {
   return data;
 }
 
-/** "untimed" / "30 s" / "2 min" */
+/** A turn time as the lobby shows it: "untimed" / "30 s per turn" / "2 min per turn" (a clock per turn, not the match's length). */
 export function formatTurn(seconds) {
   if (!seconds) return "untimed";
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
+  if (seconds % 60 === 0) return `${seconds / 60} min per turn`;
+  return `${seconds} s per turn`;
 }
 
 /** A player's name linking to their profile (/users/<name>), a bot account's with the "BOT" mark: `user`
