@@ -33,7 +33,7 @@ from fastapi.responses import StreamingResponse
 from app.api.openapi import errors
 from app.errors import DomainError, ErrorCode
 from app.gateway.frames import encode, error_frame
-from app.gateway.ws import _budget
+from app.gateway.ws import socket_budget
 from app.matches.schemas import MatchId, VersionQuery
 from app.users.deps import OptionalUser, client_address, connection_token
 from app.users.security import token_digest
@@ -80,7 +80,7 @@ async def stream(
         raise DomainError(ErrorCode.FORBIDDEN, "this match has no spectators")
     if last_event_id:
         since = max(since, min(int(last_event_id), 2**31 - 1))
-    release = _budget(app).admit(user.id if user else None, client_address(request), match_id)
+    release = socket_budget(app).admit(user.id if user else None, client_address(request), match_id)
     changes: asyncio.Queue[int] = asyncio.Queue()
     unsubscribe = app.state.hub.subscribe(match_id, lambda _m, v: changes.put_nowait(v))
     token = connection_token(request)

@@ -67,7 +67,7 @@ class Connection:
         self.service = ws.app.state.matches
         settings = ws.app.state.settings
         self.max_bytes = settings.ws_max_frame_bytes
-        self.budget: SocketBudget = _budget(ws.app)
+        self.budget: SocketBudget = socket_budget(ws.app)
         self.sent_version: int | None = None  # None until the client said hello
         #: frames are rate-limited per connection (a flood in one tab does not silence another),
         #: and per user and per address across connections
@@ -205,7 +205,7 @@ class Connection:
                     await self.error(exc)
 
 
-def _budget(app: Any) -> SocketBudget:
+def socket_budget(app: Any) -> SocketBudget:
     """The app's :class:`SocketBudget` (``app.state.ws_budget``), made from its settings on first use."""
     budget = getattr(app.state, "ws_budget", None)
     if budget is None:
@@ -258,7 +258,7 @@ async def _serve(
         await _refuse(ws, exc, TRY_AGAIN_LATER if exc.code == ErrorCode.BUSY else POLICY_VIOLATION)
         return
     try:
-        release = _budget(ws.app).admit(user_id, address, match_id)
+        release = socket_budget(ws.app).admit(user_id, address, match_id)
     except DomainError as exc:
         await _refuse(ws, exc, TRY_AGAIN_LATER)
         return
