@@ -109,6 +109,11 @@ class Settings(BaseSettings):
     max_tokens_per_user: int = Field(default=20, ge=0)
     #: players one clan may have, its leader included
     clan_max_members: int = Field(default=30, ge=2, le=500)
+    #: lifetime points (``player_points.earned``) that make a player a Master, a Lord, a Leader
+    #: (:class:`app.points.ranks.RankThresholds`)
+    rank_master_points: int = Field(default=500, ge=1)
+    rank_lord_points: int = Field(default=2000, ge=1)
+    rank_leader_points: int = Field(default=5000, ge=1)
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

@@ -106,3 +106,27 @@ class ClanHistory(Base):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (Index("ix_clan_history_clan_id_id", "clan_id", "id"),)
+
+
+class ClanPoints(Base):
+    """One credit (or debit) of a clan's ladder points in a month (``"YYYY-MM"``, UTC): a won
+    challenge series, a month's trophy bonus, ... ``reason`` and ``ref`` name what caused it and are
+    the row's idempotency key with the clan (unique), so a job that runs twice credits once.
+    ``params`` holds what a page needs to say it. A clan's standing in a month adds its rows of that
+    month (and its members' ladder points, :mod:`app.ratings`)."""
+
+    __tablename__ = "clan_points"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    clan_id: Mapped[int] = mapped_column(ForeignKey("clans.id", ondelete="CASCADE"))
+    month: Mapped[str] = mapped_column(String(7))
+    points: Mapped[int]
+    reason: Mapped[str] = mapped_column(String(24))
+    ref: Mapped[str] = mapped_column(String(64))
+    params: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("clan_id", "reason", "ref", name="uq_clan_points_once"),
+        Index("ix_clan_points_month_clan_id", "month", "clan_id"),
+    )

@@ -4,6 +4,7 @@ from app.clans import models as _clans  # noqa: F401
 from app.db.base import Base
 from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401
+from app.points import models as _points  # noqa: F401
 from app.ratings import models as _ratings  # noqa: F401
 from app.users import models as _users  # noqa: F401
 

@@ -35,6 +35,12 @@ class User(Base):
     #: as such wherever its name is shown, and never in a rated match with a person unless both
     #: agree. Set once by the owner (``POST /api/users/me/bot``), never unset.
     is_bot: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: an administrator: may grant and revoke ranks and manage the rewards catalogue (set with
+    #: ``scripts/admin.py``; never through the API)
+    is_admin: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: the player's rank (:class:`app.points.ranks.Rank`: ``knight`` on sign-up, then ``master``,
+    #: ``lord``, ``leader``); changed only by :func:`app.points.ranks.set_rank`, which audits it
+    rank: Mapped[str] = mapped_column(String(8), default="knight", server_default="knight")
 
     def __repr__(self) -> str:
         return f"User(id={self.id!r}, name={self.name!r})"
