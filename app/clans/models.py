@@ -51,7 +51,7 @@ class Clan(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(CLAN_NAME_MAX))
-    name_key: Mapped[str | None] = mapped_column(String(CLAN_NAME_MAX), unique=True)
+    name_key: Mapped[str | None] = mapped_column(String(3 * CLAN_NAME_MAX), unique=True)
     tag: Mapped[str] = mapped_column(String(CLAN_TAG_MAX))
     tag_key: Mapped[str | None] = mapped_column(String(CLAN_TAG_MAX), unique=True)
     region: Mapped[str] = mapped_column(String(REGION_MAX), index=True)

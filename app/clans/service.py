@@ -65,7 +65,7 @@ from app.clans.regions import region_codes
 from app.db.base import utcnow
 from app.errors import DomainError, ErrorCode, JsonValue
 from app.users.models import User
-from app.users.security import name_key
+from app.users.names import name_key
 from app.users.service import lock_user
 
 #: every ``clan_history.code``; the clan page says each in words (templates/clan.html)

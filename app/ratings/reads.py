@@ -22,7 +22,7 @@ from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange,
 from app.ratings.pools import Pool, all_pools, get_pool, pool_of
 from app.ratings.skill import SCALE, is_provisional
 from app.users.models import User
-from app.users.security import name_key
+from app.users.names import name_key
 
 #: rows of a ladder page
 PAGE_ROWS = 50

@@ -21,7 +21,7 @@ from app.errors import DomainError, ErrorCode
 from app.ratelimit import RateLimiter
 from app.users import service
 from app.users.models import User
-from app.users.security import name_key
+from app.users.names import name_key
 
 #: key of the user id in ``request.session``
 SESSION_UID = "uid"

@@ -12,15 +12,20 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, utcnow
 
-#: longest account name (the rules live in :mod:`app.users.security`)
+#: longest account name, in characters after NFKC (the rules live in :mod:`app.users.names`)
 NAME_MAX = 24
+#: longest name key or skeleton: case folding may lengthen a name (``ß`` folds to ``ss``), at most
+#: threefold
+NAME_KEY_MAX = 3 * NAME_MAX
 
 
 class User(Base):
     """A player account (a person's, or a bot account: :attr:`is_bot`).
 
-    ``name`` is kept as the player typed it (for display); ``name_key`` is its lowercase form and
-    is unique, so ``Alice`` and ``alice`` cannot both exist. ``password_hash`` is an Argon2 hash
+    ``name`` is kept as the player typed it, NFKC-normalised (for display); ``name_key`` is its
+    case-folded form and is unique, so ``Alice`` and ``alice`` cannot both exist; ``name_skeleton``
+    is its look-alike skeleton, so a name mixing scripts cannot pass for another
+    (:mod:`app.users.names`). ``password_hash`` is an Argon2 hash
     (``$argon2id$...``); the password itself is never stored.
     """
 
@@ -28,7 +33,8 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
-    name_key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_MAX), unique=True)
+    name_skeleton: Mapped[str | None] = mapped_column(String(NAME_KEY_MAX), index=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: a bot account: its owner plays it through the API with a program (docs/bots.md); shown

@@ -58,7 +58,9 @@ async def _end_session(request: Request, session: AsyncSession) -> None:
     "/auth/register",
     status_code=status.HTTP_201_CREATED,
     response_model=UserEnvelope,
-    openapi_extra=errors("name_taken", "bad_name", "weak_password", "rate_limited", unstated=["weak_password"]),
+    openapi_extra=errors(
+        "name_taken", "bad_name", "weak_password", "rate_limited", unstated=["weak_password", "bad_name"]
+    ),
 )
 async def register(body: NewAccount, request: Request, session: SessionDep) -> UserEnvelope:
     """Create an account and log this browser in. Returns ``{"user": {"id", "name", "is_bot"}}``.

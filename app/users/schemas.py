@@ -8,20 +8,28 @@ password hasher. Names and labels refuse control characters (:mod:`app.validatio
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.users.models import NAME_MAX
-from app.users.security import NAME_CHARS, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN, REPEATED_PASSWORD
-from app.validation import SchemaPattern, Text, check_text, spaces_class
+from app.users.names import NAME_MIN, is_name_char
+from app.users.security import PASSWORD_MAX, PASSWORD_MIN, REPEATED_PASSWORD
+from app.validation import SchemaPattern, Text, char_class, check_text, code_point_ranges, spaces_class
 
 
+@cache
 def new_name_pattern() -> str:
-    """The JSON Schema ``pattern`` of a new account name (:func:`app.users.security.check_name`):
-    3-24 letters, digits, ``_`` or ``-``, with any surrounding whitespace (trimmed)."""
+    """The JSON Schema ``pattern`` of a new account name (:func:`app.users.names.check_name`):
+    3-24 letters or combining marks of any script, decimal digits, ``_`` or ``-`` (as explicit
+    code point ranges, which every regular-expression dialect reads alike), with any surrounding
+    whitespace (trimmed). What it cannot say (lengths after NFKC; a name starting with a mark;
+    look-alikes of existing names) is refused with ``bad_name``, one of the route's unstated rule
+    codes."""
     spaces = spaces_class()
-    return f"^{spaces}*{NAME_CHARS}{{{NAME_MIN},{NAME_MAX}}}{spaces}*$"
+    chars = char_class(code_point_ranges(is_name_char))
+    return f"^{spaces}*{chars}{{{NAME_MIN},{NAME_MAX}}}{spaces}*$"
 
 
 def _new_password_schema(schema: dict[str, Any]) -> None:

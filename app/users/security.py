@@ -1,4 +1,4 @@
-"""Name and password rules, Argon2 password hashing and API token digests.
+"""Password rules, Argon2 password hashing and API token digests (the name rules are :mod:`app.users.names`).
 
 Hashing is deliberately slow and memory-hungry (Argon2id, argon2-cffi's RFC 9106 defaults), so the
 async helpers run it on a small dedicated thread pool: the event loop never blocks on it and at most
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import secrets
 import threading
 import unicodedata
@@ -22,60 +21,22 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from app.errors import DomainError, ErrorCode
-from app.users.models import NAME_MAX
+from app.users.names import name_key
 
-NAME_MIN = 3
 PASSWORD_MIN = 8
 #: longest password accepted (longer ones are refused by the request schemas before hashing)
 PASSWORD_MAX = 256
 #: hashes computed at the same time, at most
 HASH_WORKERS = 4
 
-_NAME_RE = re.compile(r"[A-Za-z0-9_-]+", re.ASCII)
-#: the characters of a name (:func:`check_name`), as a regular-expression class
-NAME_CHARS = "[A-Za-z0-9_-]"
 #: a password that is one character repeated (:func:`check_password`), as a regular expression
 REPEATED_PASSWORD = r"^([\s\S])\1*$"
-NAME_RULES = f"Names are {NAME_MIN}-{NAME_MAX} characters long and use only letters (A-Z, a-z), digits, '_' and '-'."
 
 hasher = PasswordHasher()
 T = TypeVar("T")
 
 
-# --- names and passwords -------------------------------------------------------------------------
-
-
-def clean_name(name: str) -> str:
-    """The name as it will be stored: surrounding whitespace removed, otherwise as typed."""
-    return name.strip()
-
-
-def name_key(name: str) -> str:
-    """The case-insensitive key of a name (``"Alice"`` and ``" alice "`` share ``"alice"``)."""
-    return clean_name(name).lower()
-
-
-def check_name(name: str) -> str:
-    """Validate a new account name and return it cleaned (see :func:`clean_name`).
-
-    :raises DomainError: ``bad_name`` with ``params`` ``{"reason": "length" | "characters", "min",
-        "max"}`` (and ``"length"`` for a name of the wrong length).
-    """
-    name = clean_name(name)
-    limits = {"min": NAME_MIN, "max": NAME_MAX}
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise DomainError(
-            ErrorCode.BAD_NAME,
-            f"That name has {len(name)} characters. {NAME_RULES}",
-            params={"reason": "length", "length": len(name), **limits},
-        )
-    if not _NAME_RE.fullmatch(name):
-        raise DomainError(
-            ErrorCode.BAD_NAME,
-            f"That name contains characters that are not allowed. {NAME_RULES}",
-            params={"reason": "characters", **limits},
-        )
-    return name
+# --- passwords -------------------------------------------------------------------------
 
 
 def normalize_password(password: str) -> str:
@@ -100,7 +61,7 @@ def check_password(password: str, name: str) -> None:
         raise _weak(f"Passwords can have at most {PASSWORD_MAX} characters.", "too_long", max=PASSWORD_MAX)
     if len(set(password)) == 1:
         raise _weak("A password cannot be one character repeated.", "repeated")
-    if normalize_password(password).strip().lower() == name_key(name):
+    if name_key(normalize_password(password)) == name_key(name):
         raise _weak("A password cannot be the same as the name.", "same_as_name")
 
 

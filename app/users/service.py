@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
 from app.errors import DomainError, ErrorCode
-from app.users import security
+from app.users import names, security
 from app.users.models import ApiToken, User
 
 #: ``api_tokens.last_used_at`` is rewritten at most this often per token (saves a write per request)
@@ -35,8 +35,8 @@ async def get_user(session: AsyncSession, user_id: int) -> User | None:
 
 
 async def get_user_by_name(session: AsyncSession, name: str) -> User | None:
-    """The user called ``name`` in any letter case, or None."""
-    key = security.name_key(name)
+    """The user called ``name`` in any letter case (after NFKC and case folding), or None."""
+    key = names.name_key(name)
     return (await session.execute(select(User).where(User.name_key == key))).scalar_one_or_none()
 
 
@@ -44,14 +44,26 @@ async def register(session: AsyncSession, name: str, password: str) -> User:
     """Create an account and commit.
 
     :returns: the new :class:`User`.
-    :raises DomainError: ``bad_name``, ``weak_password`` (see :mod:`app.users.security`),
+    :raises DomainError: ``bad_name`` (:mod:`app.users.names`; ``reason`` ``lookalike`` with
+        ``name``: the existing name it passes for), ``weak_password`` (:mod:`app.users.security`),
         ``name_taken`` (``params``: ``{"name"}``).
     """
-    name = security.check_name(name)
+    name = names.check_name(name)
     security.check_password(password, name)
+    skeleton = names.skeleton(name)
+    if session.get_bind().dialect.name == "postgresql":
+        # one registration per look-alike class at a time, so two look-alikes cannot both pass the
+        # check below (SQLite has one writer at a time already)
+        await session.execute(select(func.pg_advisory_xact_lock(func.hashtext(skeleton))))
     if await get_user_by_name(session, name) is not None:
         raise _name_taken(name)
-    user = User(name=name, name_key=security.name_key(name), password_hash=await security.ahash_password(password))
+    await _refuse_lookalike(session, name, skeleton)
+    user = User(
+        name=name,
+        name_key=names.name_key(name),
+        name_skeleton=skeleton,
+        password_hash=await security.ahash_password(password),
+    )
     session.add(user)
     try:
         await session.commit()
@@ -61,6 +73,22 @@ async def register(session: AsyncSession, name: str, password: str) -> User:
     return user
 
 
+async def _refuse_lookalike(session: AsyncSession, name: str, skeleton: str) -> None:
+    """Refuse a name that looks like an existing one when either of the two mixes scripts
+    (``Аlice`` with a Cyrillic ``А`` beside ``Alice``, or the other way round).
+
+    :raises DomainError: ``bad_name`` (``reason`` ``lookalike``, ``name``: the existing name).
+    """
+    mixed = names.is_mixed_script(name)
+    for other in await session.scalars(select(User.name).where(User.name_skeleton == skeleton).limit(50)):
+        if mixed or names.is_mixed_script(other):
+            raise DomainError(
+                ErrorCode.BAD_NAME,
+                f"that name looks like {other!r}, mixing letters of several scripts",
+                params={"reason": "lookalike", "name": other},
+            )
+
+
 async def authenticate(session: AsyncSession, name: str, password: str) -> User:
     """The user whose ``name`` and ``password`` these are. Upgrades the stored hash (and commits)
     when the hashing parameters have been raised since it was made.
@@ -68,7 +96,7 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> User:
     :raises DomainError: ``bad_credentials``, with the same message and about the same delay
         whether the name exists or not.
     """
-    user = await get_user_by_name(session, name) if security.name_key(name) else None
+    user = await get_user_by_name(session, name) if names.name_key(name) else None
     ok = await security.averify_password(user.password_hash if user else None, password)
     if user is None or not ok:
         raise DomainError(ErrorCode.BAD_CREDENTIALS, BAD_CREDENTIALS)
