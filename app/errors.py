@@ -42,7 +42,8 @@ class ErrorCode(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     #: an HTTP conflict the framework raised; also a clan change that clashes with the clan's state
     #: (``reason``: ``already_in_clan``, ``clan_full`` with ``limit``, ``already_invited``,
-    #: ``already_requested``, ``leader_must_hand_over``, ... as :mod:`app.clans.service` lists them)
+    #: ``already_requested``, ``leader_must_hand_over``, ... as :mod:`app.clans.service` lists them);
+    #: a rematch answer that clashes with the offer (``reason``: ``own_offer``, ``rematch_started``)
     CONFLICT = "conflict"
     #: any other HTTP failure raised by the framework (``status``)
     ERROR = "error"
@@ -65,9 +66,11 @@ class ErrorCode(StrEnum):
     #: logged in, but not allowed (not your match, no seat in it); also a cookie-authenticated change
     #: or websocket from another site's page (``reason``: ``origin``); a clan change by a player
     #: whose role does not allow it (``reason``: ``not_member``, ``not_officer``, ``not_leader``,
-    #: ``not_invited``, ``rank``)
+    #: ``not_invited``, ``rank``); a rematch offer or answer by someone who did not play the match
+    #: (``reason``: ``not_player``)
     FORBIDDEN = "forbidden"
-    #: no such match, game, deck, clan or page (``match_id``, ``game``, ``deck_id``, ``tag``)
+    #: no such match, game, deck, clan or page (``match_id``, ``game``, ``deck_id``, ``tag``); no
+    #: open rematch offer to answer (``reason``: ``rematch_offer``)
     NOT_FOUND = "not_found"
 
     # --- accounts ------------------------------------------------------------------------------------
@@ -105,7 +108,8 @@ class ErrorCode(StrEnum):
     RATED_NEEDS_CONSENT = "rated_needs_consent"
     #: acting in a match that waits for players
     NOT_STARTED = "not_started"
-    #: asking for the replay of a match that is not over
+    #: asking for the replay of a match that is not over; offering a rematch before the end
+    #: (``reason``: ``rematch``)
     NOT_FINISHED = "not_finished"
     #: an action sent with a version that is no longer current (``version``: the current one)
     STALE_VERSION = "stale_version"

@@ -43,8 +43,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     background = make_sessionmaker(background_engine)
 
     from app.gateway.budget import SocketBudget
+    from app.gateway.spectators import SpectatorCounts
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
+    from app.matches.notices import make_notices
+    from app.matches.rematch import Rematches
     from app.matches.service import MatchService
     from app.ratings.apply import start as start_ratings
     from app.users.revocations import make_revocations
@@ -52,11 +55,17 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     hub = make_hub(settings.redis_url)
     service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock(), background=background)
     revocations = make_revocations(settings.redis_url)
+    # rematch offers and spectator counts between processes (app/matches/notices.py)
+    notices = make_notices(settings.redis_url)
+    spectators = SpectatorCounts(notices)
+    rematches = Rematches(service, notices)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await revocations.start()
+        await notices.start()
+        await spectators.start()
         ratings_task = None
         if start_workers:
             await service.start_workers()
@@ -71,6 +80,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
                 ratings_task.cancel()
                 await asyncio.gather(ratings_task, return_exceptions=True)
             await service.stop_workers()
+            await spectators.stop()
+            await notices.stop()
             await revocations.stop()
             await hub.stop()
             await engine.dispose()
@@ -92,6 +103,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.hub = hub
     app.state.matches = service
     app.state.revocations = revocations
+    app.state.notices = notices
+    app.state.spectators = spectators
+    app.state.rematches = rematches
     app.state.ws_budget = SocketBudget.from_settings(settings)
 
     app.add_middleware(

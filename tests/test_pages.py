@@ -62,12 +62,14 @@ def test_login_next_must_stay_on_this_site(client):
     assert 'data-next="/matches/3?x=1"' in r.text
 
 
-def test_lobby_redirects_to_login_when_logged_out(client):
+def test_a_visitor_sees_the_lobby_read_only(client):
     r = client.get("/lobby", follow_redirects=False)
-    assert r.status_code == 303
-    assert r.headers["location"] == "/login?next=/lobby"
-    r = client.get("/lobby")  # following it lands on the login form
-    assert r.status_code == 200 and 'data-mode="login"' in r.text and 'data-next="/lobby"' in r.text
+    assert r.status_code == 200
+    assert "Open matches" in r.text and "Live now" in r.text and 'id="live-matches"' in r.text
+    # a sign-up prompt instead of the form; no lists of one's own matches
+    assert 'id="visitor-signup"' in r.text and 'href="/signup?next=/lobby"' in r.text
+    assert 'id="create-form"' not in r.text and "Your matches" not in r.text
+    assert page_json(r.text, "lobby-data")["user"] is None
 
 
 def test_lobby_when_logged_in(client):
@@ -84,9 +86,10 @@ def test_lobby_when_logged_in(client):
     assert games["battle_runes"]["options"] == client.get("/api/games/battle_runes").json()["options"]
     assert games["battle_runes"]["options"]["win_score"] == 50
     assert data["user"]["name"] == "lobbyist"
-    # logged out again: back to the redirect
+    # logged out again: the visitor's lobby
     client.post("/api/auth/logout")
-    assert client.get("/lobby", follow_redirects=False).status_code == 303
+    r = client.get("/lobby", follow_redirects=False)
+    assert r.status_code == 200 and 'id="create-form"' not in r.text and 'id="visitor-signup"' in r.text
 
 
 def test_match_page_and_replay_page(client):

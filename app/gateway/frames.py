@@ -9,6 +9,11 @@ built here and encoded by :func:`encode`:
 ``error``     :class:`ErrorFrame` ``{"type": "error", "code", "message", "params", "ack"}``: a refused
               frame; nothing in the match changed and the connection stays open
 ``pong``      :class:`PongFrame` ``{"type": "pong"}``: the answer to ``ping``
+``rematch``   :class:`RematchFrame`: the finished match's rematch offer (after ``hello`` and on
+              every change), to a socket whose ``hello`` asked for ``"notices": ["rematch"]``
+``spectators`` :class:`SpectatorsFrame` ``{"type": "spectators", "match_id", "count"}``: how many
+              spectator sockets watch the match, in every process (after ``hello`` and on every
+              change), to a socket whose ``hello`` asked for ``"notices": ["spectators"]``
 ============  =====================================================================================
 
 An error frame's ``code`` is one of :class:`app.errors.ErrorCode`; the client renders the words
@@ -79,7 +84,30 @@ class PongFrame(TypedDict):
     type: Literal["pong"]
 
 
-ServerFrame = SnapshotFrame | ErrorFrame | PongFrame
+class RematchFrame(TypedDict):
+    """``rematch``: the rematch state of a finished match in seats (:func:`app.matches.rematch.offer_view`):
+    ``status`` ``none``, ``open``, ``accepted`` (``rematch_id``: the new match) or ``declined``."""
+
+    type: Literal["rematch"]
+    match_id: int
+    status: str
+    offered_by: int | None
+    agreed: list[int]
+    waiting_for: list[int]
+    declined_by: int | None
+    rated: bool
+    rematch_id: int | None
+
+
+class SpectatorsFrame(TypedDict):
+    """``spectators``: ``count`` spectator sockets watch match ``match_id`` now (every process)."""
+
+    type: Literal["spectators"]
+    match_id: int
+    count: int
+
+
+ServerFrame = SnapshotFrame | ErrorFrame | PongFrame | RematchFrame | SpectatorsFrame
 
 #: domain code -> the code a websocket client gets instead; on the socket, acting without the
 #: right seat is "not your turn"
@@ -130,6 +158,16 @@ _ACK_KEY = '"ack":'
 def pong_frame() -> PongFrame:
     """The ``pong`` frame."""
     return {"type": "pong"}
+
+
+def rematch_frame(view: Mapping[str, Any]) -> RematchFrame:
+    """The ``rematch`` frame of an offer's state (:func:`app.matches.rematch.offer_view`)."""
+    return cast(RematchFrame, {"type": "rematch", **view})
+
+
+def spectators_frame(match_id: int, count: int) -> SpectatorsFrame:
+    """The ``spectators`` frame."""
+    return {"type": "spectators", "match_id": match_id, "count": count}
 
 
 def encode(frame: ServerFrame) -> str:

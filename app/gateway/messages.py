@@ -3,7 +3,9 @@
 Client → server frames (JSON text, at most ``ws_max_frame_bytes``):
 
 ========  ==========================================================================
-``hello``  ``{"type": "hello", "since": <int ≥ 0>}``: the last version the client has
+``hello``  ``{"type": "hello", "since": <int ≥ 0>, "notices": [...]}``: the last version the
+           client has; ``notices`` (optional) the extra frames it wants: ``"rematch"``,
+           ``"spectators"`` (:mod:`app.gateway.frames`)
 ``act``    ``{"type": "act", "action": <object from legal>, "version": <int>, "ack": <str>}``
 ``back``   ``{"type": "back"}``: "I'm back", take the seat back from the computer
 ``resign`` ``{"type": "resign"}``: give up the match
@@ -41,11 +43,17 @@ class BadFrame(DomainError):
         self.ack = ack
 
 
+#: the extra frames a ``hello`` may ask for
+NOTICES = frozenset({"rematch", "spectators"})
+
+
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """``hello``: send me a snapshot with the events after ``since``."""
+    """``hello``: send me a snapshot with the events after ``since``, and from now on the extra
+    frames named in ``notices`` (a subset of :data:`NOTICES`)."""
 
     since: int
+    notices: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +116,16 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
         since = obj.get("since", 0)
         if not _is_int(since) or not 0 <= since <= MAX_INT:
             raise BadFrame("hello.since must be a whole number ≥ 0", ack, reason="bad_field", field="since")
-        return Hello(since)
+        notices = obj.get("notices", [])
+        if (
+            not isinstance(notices, list)
+            or len(notices) > len(NOTICES)
+            or not all(isinstance(n, str) and n in NOTICES for n in notices)
+        ):
+            raise BadFrame(
+                f"hello.notices must be a list of {sorted(NOTICES)}", ack, reason="bad_field", field="notices"
+            )
+        return Hello(since, frozenset(notices))
     if kind == "act":
         if "action" not in obj:
             raise BadFrame("act needs an action", ack, reason="missing_field", field="action")

@@ -36,7 +36,15 @@ from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 
 from app.errors import DomainError, ErrorCode, busy
 from app.gateway.budget import SocketBudget
-from app.gateway.frames import ServerFrame, encode, error_frame, pong_frame, snapshot_text
+from app.gateway.frames import (
+    ServerFrame,
+    encode,
+    error_frame,
+    pong_frame,
+    rematch_frame,
+    snapshot_text,
+    spectators_frame,
+)
 from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
 from app.users.deps import client_address, connection_token, user_from_connection
@@ -82,6 +90,57 @@ class Connection:
         #: set when the credential the socket was opened with has ended
         self.revoked = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: counted among the match's spectators (:mod:`app.gateway.spectators`) until it closes
+        #: or its user takes a seat
+        self.spectating = False
+        #: the extra frames the client asked for in ``hello`` (``rematch``, ``spectators``)
+        self.notices: set[str] = set()
+        self._stop_notices: list[Any] = []
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in a task of this connection (awaited when the connection ends)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def listen_notices(self, wanted: frozenset[str]) -> None:
+        """Start sending the extra frames ``wanted`` (those not sent yet), each first with its
+        state now: the match's spectator count; the rematch offer once the match is over."""
+        app = self.ws.app
+        if "spectators" in wanted and "spectators" not in self.notices:
+            self.notices.add("spectators")
+            counts = app.state.spectators
+            self._stop_notices.append(
+                await counts.watch(self.match_id, lambda n: self.spawn(self.send(spectators_frame(self.match_id, n))))
+            )
+            await self.send(spectators_frame(self.match_id, counts.count(self.match_id)))
+        if "rematch" in wanted and "rematch" not in self.notices:
+            self.notices.add("rematch")
+            self._stop_notices.append(
+                app.state.notices.subscribe(
+                    "rematch", lambda m, _d, _p: self.spawn(self.send_rematch()) if m == self.match_id else None
+                )
+            )
+            live = await self.service.live_match(self.match_id)
+            if live.status == "finished":
+                await self.send_rematch()
+
+    async def send_rematch(self) -> None:
+        """Send the ``rematch`` frame of the match's offer as it is now."""
+        if self.closed.is_set():
+            return
+        try:
+            view = await self.ws.app.state.rematches.get(self.match_id)
+        except DomainError as exc:  # busy: the next change (or hello) brings it
+            await self.error(exc)
+            return
+        await self.send(rematch_frame(view))
+
+    def stop_notices(self) -> None:
+        """Stop the extra frames."""
+        for stop in self._stop_notices:
+            stop()
+        self._stop_notices.clear()
 
     async def send(self, frame: ServerFrame) -> bool:
         """Send one frame (one sender at a time). A socket found closed is marked closed and sent
@@ -137,6 +196,9 @@ class Connection:
             return
         if self.seat is None and self.user_id is not None:  # joined since connecting?
             self.seat, _ = await self.service.viewer_seat(self.match_id, self.user_id)
+            if self.seat is not None and self.spectating:  # a player now, no longer a spectator
+                self.spectating = False
+                self.spawn(self.ws.app.state.spectators.closed(self.match_id))
         version, text = await self.service.snapshot_text(self.match_id, self.seat, since)
         self.sent_version = version
         await self.send_text(snapshot_text(text, ack))
@@ -176,6 +238,7 @@ class Connection:
             async with self.snapshot_lock:
                 try:
                     await self.send_snapshot(msg.since)
+                    await self.listen_notices(msg.notices)
                 except DomainError as exc:
                     await self.error(exc)
         elif isinstance(msg, Act | Back | Resign):
@@ -269,6 +332,10 @@ async def _serve(
         if ended:  # it ended while the user was looked up
             conn.credential_ended(ended[0])
     unsubscribe = ws.app.state.hub.subscribe(match_id, lambda _m, v: conn.changes.put_nowait(v))
+    spectators = ws.app.state.spectators
+    if seat is None:
+        conn.spectating = True
+        await spectators.opened(match_id)
     pump = asyncio.create_task(conn.pump())
     try:
         while not conn.closed.is_set():
@@ -282,6 +349,10 @@ async def _serve(
     finally:
         conn.closed.set()
         unsubscribe()
+        conn.stop_notices()
+        if conn.spectating:
+            conn.spectating = False
+            await spectators.closed(match_id)
         if unsubscribe_credential is not None:
             unsubscribe_credential()
         release()

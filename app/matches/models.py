@@ -1,4 +1,4 @@
-"""Match tables: ``matches``, ``match_seats``, ``match_events``, and what a match leaves behind when
+"""Match tables: ``matches``, ``match_seats``, ``match_events``, ``rematch_offers``, and what a match leaves behind when
 it ends, ``match_results`` and ``result_deliveries`` (DESIGN.md section 5, "After a match").
 
 ``matches.state`` is a snapshot that can always be rebuilt by replaying ``match_events``
@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.db.base import Base, utcnow
+from app.db.base import Base, JSONType, utcnow
 
 WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
 #: where a match comes from (``matches.origin``): a casual game, a rated game, a clan challenge, a
@@ -179,3 +179,33 @@ class ServiceHeartbeat(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime]
+
+
+#: the states of a rematch offer (``rematch_offers.status``)
+OFFER_OPEN, OFFER_ACCEPTED, OFFER_DECLINED = "open", "accepted", "declined"
+
+
+class RematchOffer(Base):
+    """The rematch offer of a finished match: at most one row per match (``match_id`` is unique),
+    so a match has at most one live offer (:mod:`app.matches.rematch` decides every change).
+
+    ``status``: ``open`` (waiting for the other people of the match), ``accepted`` (every person
+    agreed and ``rematch_id`` is the new match), ``declined`` (a person said no, or the offerer
+    withdrew; ``declined_by``; a player may offer again, which reopens the row).
+    ``agreed``: the user ids that agreed so far (the offerer first), a JSON list.
+    ``rated``: the rematch is rated (every person agreed to a rated match by offering or
+    accepting it).
+    """
+
+    __tablename__ = "rematch_offers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    offered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    agreed: Mapped[list[int]] = mapped_column(JSONType)
+    rated: Mapped[bool]
+    declined_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    rematch_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.errors import DomainError, busy
 from app.matches.clock import Clock
 from app.matches.live import TAIL_EVENTS, LiveMatch, LiveMatches, StoredEvent
-from app.matches.models import FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
-from app.matches.views import event_views, match_info, result_view
+from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
+from app.matches.views import event_views, live_info, match_info, result_view
 from app.matches.write import game_options, match_rules, replay_rows
 
 
@@ -54,6 +54,20 @@ class MatchReads:
         async with self.sessionmaker() as session:
             now = self.clock.now()
             return [match_info(m, now) for m in (await session.execute(stmt)).scalars().all()]
+
+    async def live_matches(self, game: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """Active matches anybody may watch (option ``spectators`` not false), newest first, as
+        :func:`app.matches.views.live_info` (public: no state, no seed, no pending choice)."""
+        stmt = (
+            select(Match)
+            .where(Match.status == ACTIVE, Match.options["spectators"].as_boolean().is_not(False))
+            .order_by(Match.id.desc())
+            .limit(limit)
+        )
+        if game:
+            stmt = stmt.where(Match.game == game)
+        async with self.sessionmaker() as session:
+            return [live_info(m) for m in (await session.execute(stmt)).scalars().all()]
 
     async def viewer_seat(self, match_id: int, user_id: int | None) -> tuple[int | None, bool]:
         """``(seat, spectators_allowed)`` for ``user_id`` in a match (from the live match).

@@ -12,7 +12,8 @@ from fastapi import APIRouter, Query, Request
 
 from app.api.openapi import errors
 from app.errors import DomainError, ErrorCode
-from app.matches.schemas import ActBody, CreateMatch, GameQuery, JoinBody, MatchId, VersionQuery
+from app.matches.rematch import Rematches
+from app.matches.schemas import ActBody, CreateMatch, GameQuery, JoinBody, LiveQuery, MatchId, RematchBody, VersionQuery
 from app.matches.service import BotSeat, MatchService
 from app.users.deps import CurrentUser, OptionalUser
 
@@ -33,6 +34,11 @@ ACT_CODES = (
 def _service(request: Request) -> MatchService:
     service: MatchService = request.app.state.matches
     return service
+
+
+def _rematches(request: Request) -> Rematches:
+    rematches: Rematches = request.app.state.rematches
+    return rematches
 
 
 @router.post(
@@ -64,6 +70,17 @@ async def list_matches(
     """Matches by status (default: open for joining), newest first; ``mine`` keeps your own."""
     user_id = user.id if (mine and user) else (-1 if mine else None)
     return {"matches": await _service(request).list_matches(status, game, user_id, limit)}
+
+
+@router.get("/live", openapi_extra=errors())
+async def live_matches(request: Request, game: GameQuery = None, limit: LiveQuery = 20) -> dict[str, Any]:
+    """Matches being played now that anybody may watch (option ``spectators``), newest first:
+    ``{"matches": [{"id", "game", "origin", "num_players", "started_at", "seats": [{"seat",
+    "user", "bot"}], "turn_seconds", "spectators": <sockets watching now>}]}``. Public info only
+    (no state, no seed). The lobby's "Live now" list."""
+    counts = request.app.state.spectators
+    matches = await _service(request).live_matches(game, limit)
+    return {"matches": [{**m, "spectators": counts.count(m["id"])} for m in matches]}
 
 
 @router.get("/{match_id}", openapi_extra=errors("not_found"))
@@ -142,6 +159,64 @@ async def back(match_id: MatchId, request: Request, user: CurrentUser) -> dict[s
 async def replay(match_id: MatchId, request: Request) -> dict[str, Any]:
     """Every step of a finished match with everything revealed."""
     return await _service(request).replay(match_id)
+
+
+@router.get("/{match_id}/rematch", openapi_extra=errors("not_found"))
+async def get_rematch(match_id: MatchId, request: Request) -> dict[str, Any]:
+    """The rematch offer of a finished match: ``{"match_id", "status": "none" | "open" |
+    "accepted" | "declined", "offered_by", "agreed", "waiting_for", "declined_by" (seats),
+    "rated", "rematch_id"}``."""
+    return await _rematches(request).get(match_id)
+
+
+@router.post(
+    "/{match_id}/rematch",
+    openapi_extra=errors("not_found", "forbidden", "not_finished", unstated=["forbidden", "not_finished"]),
+)
+async def offer_rematch(
+    match_id: MatchId, request: Request, user: CurrentUser, body: RematchBody | None = None
+) -> dict[str, Any]:
+    """Offer the other players of this finished match a rematch (same game and options, seats
+    rotated, computer seats kept); while another player's offer is open, this agrees to it; once
+    the rematch has started, this answers with it (``rematch_id``). Only the match's players may
+    (403 ``forbidden``), once it is over (409 ``not_finished``). Against the computer alone the
+    rematch starts at once. ``rated`` (default: as the match was): the rematch is rated only if
+    every player agrees to a rated one."""
+    rated = body.rated if body is not None else None
+    return await _rematches(request).offer(match_id, user.id, rated)
+
+
+@router.post(
+    "/{match_id}/rematch/accept",
+    openapi_extra=errors(
+        "not_found",
+        "forbidden",
+        "not_finished",
+        "conflict",
+        unstated=["not_found", "forbidden", "not_finished", "conflict"],
+    ),
+)
+async def accept_rematch(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Agree to the open rematch offer; when every player has, the rematch starts (``rematch_id``).
+    404 ``not_found`` (``reason`` ``rematch_offer``) without an open offer; 409 ``conflict``
+    (``own_offer``) when you agreed already; a second accept after the start answers with it."""
+    return await _rematches(request).accept(match_id, user.id)
+
+
+@router.post(
+    "/{match_id}/rematch/decline",
+    openapi_extra=errors(
+        "not_found",
+        "forbidden",
+        "not_finished",
+        "conflict",
+        unstated=["not_found", "forbidden", "not_finished", "conflict"],
+    ),
+)
+async def decline_rematch(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Decline the open rematch offer (the offerer withdraws it). 404 ``not_found`` (``reason``
+    ``rematch_offer``) without an open offer; 409 ``conflict`` (``rematch_started``) once started."""
+    return await _rematches(request).decline(match_id, user.id)
 
 
 def _check_can_view(seat: int | None, spectators: bool) -> None:

@@ -16,6 +16,8 @@ MAX_INT = 2**31 - 1
 MatchId = Annotated[int, Path(ge=1, le=MAX_INT)]
 #: a version in a query string
 VersionQuery = Annotated[int, Query(ge=0, le=MAX_INT)]
+#: how many live matches to list
+LiveQuery = Annotated[int, Query(ge=1, le=100)]
 
 
 def check_game(value: str | None) -> str | None:
@@ -69,3 +71,10 @@ class ActBody(BaseModel):
 
     action: Any
     version: Integer = Field(ge=0, le=MAX_INT)
+
+
+class RematchBody(BaseModel):
+    """``POST /api/matches/{id}/rematch`` (the body is optional): ``rated`` asks for a rated
+    rematch (default: rated when the match was); it is rated only if every player agrees."""
+
+    rated: bool | None = Field(default=None, strict=True)

@@ -27,6 +27,7 @@ import hashlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -75,6 +76,51 @@ class BotSeat:
 
     seat: int
     level: str | None = None
+
+
+def new_match(
+    game: str,
+    options: dict[str, Any],
+    players: int,
+    users: Mapping[int, int],
+    bots: Mapping[int, str],
+    *,
+    created_by: int | None,
+    now: datetime,
+) -> Match:
+    """A new waiting :class:`Match` (not yet added to a session) with a fresh secret seed.
+
+    :param options: normalized options (:meth:`MatchService._normalize_options`); ``rated``
+        gives the origin (``rated`` or ``casual``).
+    :param users: seat -> the user id holding it; ``bots``: seat -> computer level; the other
+        seats are free.
+    """
+    seed = secrets.token_hex(32)
+    m = Match(
+        game=game,
+        options=options,
+        num_players=players,
+        status=WAITING,
+        seed=seed,
+        seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+        version=0,
+        state_version=0,
+        state=None,
+        pending={},
+        created_by=created_by,
+        created_at=now,
+        origin=RATED if options.get("rated") else CASUAL,
+    )
+    m.seats = [
+        MatchSeat(
+            seat=s,
+            bot_level=bots.get(s),
+            user_id=users.get(s),
+            joined_at=now if (s in users or s in bots) else None,
+        )
+        for s in range(players)
+    ]
+    return m
 
 
 @contextlib.asynccontextmanager
@@ -184,7 +230,6 @@ class MatchService(ComputerSeats, MatchReads):
             if seat not in free:
                 raise DomainError("bad_options", f"seat {seat} is not free")
         now = self.clock.now()
-        seed = secrets.token_hex(32)
         will_wait = any(s not in bot_by_seat and s != seat for s in range(players))
         async with self.sessionmaker() as session, session.begin():
             if will_wait and user_id is not None:
@@ -197,36 +242,28 @@ class MatchService(ComputerSeats, MatchReads):
                         "too_many_matches",
                         f"you already have {open_count} matches waiting for players; cancel one first",
                     )
-            m = Match(
-                game=game,
-                options=opts,
-                num_players=players,
-                status=WAITING,
-                seed=seed,
-                seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
-                version=0,
-                state_version=0,
-                state=None,
-                pending={},
-                created_by=user_id,
-                created_at=now,
-                origin=RATED if opts["rated"] else CASUAL,
-            )
-            m.seats = [
-                MatchSeat(
-                    seat=s,
-                    bot_level=bot_by_seat.get(s),
-                    user_id=user_id if s == seat else None,
-                    joined_at=now if (s == seat or s in bot_by_seat) else None,
-                )
-                for s in range(players)
-            ]
+            users = {seat: user_id} if user_id is not None and seat is not None else {}
+            m = new_match(game, opts, players, users, bot_by_seat, created_by=user_id, now=now)
             session.add(m)
             await session.flush()
             match_id = m.id
         if all(s.user_id is not None or s.bot_level for s in m.seats):
             await self._write(match_id, self._start)
         return await self.get_match(match_id)
+
+    async def start_if_full(self, match_id: int) -> None:
+        """Start match ``match_id`` if it still waits and every seat is held (a match inserted
+        with all its seats taken, e.g. a rematch, starts here; again after a crash between its
+        insert and its start).
+
+        :raises DomainError: ``not_found``, ``busy``.
+        """
+
+        async def start(m: AnyMatch, ctx: WriteContext) -> None:
+            if m.status == WAITING and all(s.user_id is not None or s.bot_level for s in m.seats):
+                await self._start(m, ctx)
+
+        await self._write(match_id, start)
 
     def _normalize_options(self, rules: Any, options: Mapping[str, Any], has_bots: bool) -> dict[str, Any]:
         service = {k: options[k] for k in SERVICE_OPTIONS if k in options}

@@ -102,6 +102,24 @@ def match_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
     return info
 
 
+def live_info(m: Match) -> dict[str, Any]:
+    """A running match as the "Live now" list shows it: ``{"id", "game", "origin", "num_players",
+    "started_at", "turn_seconds", "seats": [{"seat", "user": {"id", "name", "is_bot"} | null,
+    "bot"}]}``. Nothing else: no options beyond the turn time, no state, no seed."""
+    return {
+        "id": m.id,
+        "game": m.game,
+        "origin": m.origin,
+        "num_players": m.num_players,
+        "started_at": m.started_at.isoformat() if m.started_at else None,
+        "turn_seconds": m.options.get("turn_seconds", 0),
+        "seats": [
+            {"seat": s["seat"], "user": s["user"], "bot": s["bot"]}
+            for s in seats_info(m.seats, _user_name, _user_is_bot)
+        ],
+    }
+
+
 def _user_name(s: Any) -> str | None:
     return s.user.name if s.user is not None else None
 

@@ -7,7 +7,8 @@ over them, and a game without such a module gets the generic pages.
 =============================  ===========================================================
 ``/``                          what the site is, the games, links
 ``/signup``, ``/login``        forms that call ``/api/auth/register|login`` (``?next=`` kept)
-``/lobby``                     open matches, your matches, "create a match" (login needed)
+``/lobby``                     matches being played ("Live now", to watch), open matches; logged
+                               in: your matches and "create a match"; a visitor: a sign-up prompt
 ``/matches/{id}``              the match page (players and spectators)
 ``/matches/{id}/replay``       steps through a finished match (says so for an aborted one)
 ``/games/{game}``              a game's rules summary and card catalog
@@ -104,8 +105,7 @@ async def login(request: Request, user: OptionalUser, next: str | None = None) -
 
 @router.get("/lobby", response_class=HTMLResponse)
 async def lobby(request: Request, user: OptionalUser) -> Response:
-    if user is None:
-        return login_redirect(request)
+    """The lobby; read only for a visitor (the lists, a sign-up prompt instead of create and join)."""
     return render_page(request, "lobby.html", user, title="Lobby", games=_games(), turn_choices=TURN_CHOICES)
 
 

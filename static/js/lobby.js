@@ -9,8 +9,13 @@
 // "Teams": free-for-all or a layout with one team per seat of the chosen number of players, sent as
 // options.teams; every seat choice and the plan under them then name the seat's team, and a listed
 // match groups its seats by team. Players' names link to their profiles.
+//
+// "Live now" lists the running matches open to spectators (/api/matches/live) with a Watch link.
+// Cancelling your waiting match asks first, in the page ("Cancel this match?" Yes / No), and the
+// question survives the lists' refresh. A visitor who is not logged in sees the lists read only:
+// no form, no "Your matches", and "Sign up to join" instead of Join (templates/lobby.html).
 import { api, el, formatTurn, levelName, pageData, playerLink, showError } from "/static/js/api.js";
-import { errorText } from "/static/js/messages.js";
+import { errorText, say } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
 const me = data.user;
@@ -251,11 +256,11 @@ function optionValue(input) {
   return input.value;
 }
 
-form.addEventListener("change", (event) => {
+form?.addEventListener("change", (event) => {
   if (event.target !== gameSelect) updateForm();
   updateOptionVisibility();
 });
-gameSelect.addEventListener("change", async () => {
+gameSelect?.addEventListener("change", async () => {
   await loadGame(gameSelect.value);
   updateForm();
   renderGameOptions();
@@ -281,7 +286,7 @@ function createBody() {
   return body;
 }
 
-form.addEventListener("submit", async (event) => {
+form?.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError(createError, "");
   const button = document.getElementById("create-submit");
@@ -386,19 +391,22 @@ function matchItem(match, kind) {
     differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
       ...differences.map((text) => el("span", { class: "option-tag", text }))) : null);
   const actions = el("div", { class: "match-actions" });
-  if (kind === "open") {
+  if (kind === "open" && !me) {
+    actions.append(el("a", { class: "btn btn-small", href: `/signup?next=${encodeURIComponent("/lobby")}`,
+      text: say("lobby.sign_up_to_join"), dataset: { action: "signup" } }));
+  } else if (kind === "open") {
     const join = el("button", { type: "button", class: "btn btn-small", text: "Join", dataset: { matchId: match.id } });
     join.addEventListener("click", () => joinMatch(match.id, join));
     actions.append(join);
+  } else if (kind === "live") {
+    actions.append(el("span", { class: "tag", dataset: { testid: "live-spectators", count: match.spectators },
+      text: match.spectators === 1 ? say("spectators.one") : say("spectators.other", { count: match.spectators }) }),
+    el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: say("lobby.live.watch"), dataset: { action: "watch" } }));
   } else if (kind === "mine") {
     if (match.status === "waiting" && me && match.created_by === me.id) {
-      const cancel = el("button", {
-        type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Cancel",
-        dataset: { action: "cancel", matchId: match.id }, "aria-label": `Cancel ${title} #${match.id}`,
-      });
-      cancel.addEventListener("click", () => cancelMatch(match.id, cancel));
       actions.append(el("span", { class: "tag", text: "waiting for an opponent" }),
-        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: "Open" }), cancel);
+        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: "Open" }),
+        confirming.has(match.id) ? cancelQuestion(match.id) : cancelButtonFor(match, title));
     } else {
       actions.append(el("span", { class: "tag", text: "in play" }),
         el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: "Play" }));
@@ -408,6 +416,42 @@ function matchItem(match, kind) {
       el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}/replay`, text: "Replay" }));
   }
   return el("li", { class: "match-item", dataset: { matchId: match.id, status: match.status } }, info, actions);
+}
+
+/** Your waiting matches whose Cancel asks "Cancel this match?" now (kept across refreshes). */
+const confirming = new Set();
+
+/** The Cancel button of your waiting `match`: it asks first (cancelQuestion). */
+function cancelButtonFor(match, title) {
+  const cancel = el("button", {
+    type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Cancel",
+    dataset: { action: "cancel", matchId: match.id }, "aria-label": `Cancel ${title} #${match.id}`,
+  });
+  cancel.addEventListener("click", () => {
+    confirming.add(match.id);
+    cancel.replaceWith(cancelQuestion(match.id));
+  });
+  return cancel;
+}
+
+/** "Cancel this match? [Yes, cancel it] [No, keep it]", in place of the Cancel button. */
+function cancelQuestion(id) {
+  const box = el("span", { class: "confirm-inline", role: "group", dataset: { testid: "confirm-cancel" } },
+    el("span", { text: say("lobby.confirm_cancel") }));
+  const yes = el("button", { type: "button", class: "btn btn-small btn-danger", text: say("lobby.confirm_cancel.yes"),
+    dataset: { action: "confirm-cancel", matchId: id } });
+  const no = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("lobby.confirm_cancel.no"),
+    dataset: { action: "keep", matchId: id } });
+  yes.addEventListener("click", () => {
+    confirming.delete(id);
+    cancelMatch(id, yes);
+  });
+  no.addEventListener("click", () => {
+    confirming.delete(id);
+    refresh();
+  });
+  box.append(yes, no);
+  return box;
 }
 
 function fill(list, matches, kind, empty) {
@@ -448,16 +492,25 @@ async function cancelMatch(id, button) {
   refresh();
 }
 
+/** A running match of the "Live now" list (/api/matches/live) in the shape matchItem reads. */
+function liveMatch(m) {
+  return { ...m, status: "active", options: { turn_seconds: m.turn_seconds } };
+}
+
 async function refresh() {
   try {
-    const [open, active, waiting, finished] = await Promise.all([
+    const none = Promise.resolve({ matches: [] });
+    const [open, live, active, waiting, finished] = await Promise.all([
       api("GET", "/api/matches?status=waiting"),
-      api("GET", "/api/matches?status=active&mine=true"),
-      api("GET", "/api/matches?status=waiting&mine=true"),
-      api("GET", "/api/matches?status=finished&mine=true&limit=10"),
+      api("GET", "/api/matches/live"),
+      me ? api("GET", "/api/matches?status=active&mine=true") : none,
+      me ? api("GET", "/api/matches?status=waiting&mine=true") : none,
+      me ? api("GET", "/api/matches?status=finished&mine=true&limit=10") : none,
     ]);
     const others = open.matches.filter((m) => !isMine(m));
     fill(document.getElementById("open-matches"), others, "open", "No open matches from other players. Create one!");
+    fill(document.getElementById("live-matches"), live.matches.map(liveMatch), "live", say("lobby.live.empty"));
+    if (!me) return;
     fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", "You are in no match right now.");
     fill(document.getElementById("my-finished"), finished.matches, "finished", "None yet.");
   } catch (err) {
@@ -468,9 +521,11 @@ async function refresh() {
 document.getElementById("refresh-button").addEventListener("click", refresh);
 setInterval(() => { if (!document.hidden) refresh(); }, 5000);
 
-loadGame(gameSelect.value).then(() => {
+if (form) {
+  loadGame(gameSelect.value).then(() => {
+    updateForm();
+    renderGameOptions();
+  });
   updateForm();
-  renderGameOptions();
-});
-updateForm();
+}
 refresh();

@@ -11,7 +11,9 @@
 //
 // `client` gives the module: seat (null for spectators), snapshot, events (every event entry
 // received, oldest first), pending (the act in flight or null), act(action), seatName(seat),
-// remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status".
+// remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status", and for the extra
+// frames the page asked for with `notices` (hello's "notices": "rematch", "spectators";
+// app/gateway/frames.py): each is emitted under its own type.
 //
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
@@ -214,9 +216,11 @@ export class MatchClient {
    * @param {object} opts.elements {root, seats, log, seed, conn, offline, error, errorText, errorDismiss, away, back, resign, replayLink}
    *   (replayLink: the element to show once the match is over, e.g. the list item holding the link)
    * @param {number|null} [opts.expirySeconds]  how long a match may wait for players (for "expired")
+   * @param {string[]} [opts.notices]  extra frames to ask for in hello ("rematch", "spectators")
    */
-  constructor({ matchId, module, user, match, elements, expirySeconds = null }) {
+  constructor({ matchId, module, user, match, elements, expirySeconds = null, notices = [] }) {
     this.matchId = matchId;
+    this.notices = notices;
     this.expirySeconds = expirySeconds;
     this.module = module;
     this.user = user;
@@ -248,11 +252,11 @@ export class MatchClient {
   }
 
   on(name, fn) {
-    this.listeners[name].push(fn);
+    (this.listeners[name] ||= []).push(fn);
   }
 
   emit(name, value) {
-    for (const fn of this.listeners[name]) {
+    for (const fn of this.listeners[name] || []) {
       try {
         fn(value);
       } catch (err) {
@@ -332,7 +336,7 @@ export class MatchClient {
       if (this.socket !== socket) return;
       this.connected = true;
       this.setStatus("online", "connected");
-      this.send({ type: "hello", since: this.version });
+      this.send(this.notices.length ? { type: "hello", since: this.version, notices: this.notices } : { type: "hello", since: this.version });
       this.startPings();
     });
     socket.addEventListener("message", (event) => {
@@ -437,7 +441,7 @@ export class MatchClient {
     this.frames += 1;
     if (frame.type === "snapshot") this.applySnapshot(frame);
     else if (frame.type === "error") this.applyError(frame);
-    // "pong": nothing more to do
+    else if (frame.type !== "pong") this.emit(frame.type, frame); // the extra frames asked for
   }
 
   applySnapshot(snap) {

@@ -2,6 +2,8 @@
 import { pageData } from "/static/js/api.js";
 import { MatchClient } from "/static/js/match_client.js";
 import { watchRatings } from "/static/js/match_ratings.js";
+import { watchRematch } from "/static/js/match_rematch.js";
+import { watchSpectators } from "/static/js/match_spectators.js";
 
 const app = document.getElementById("match-app");
 const data = pageData("match-data");
@@ -21,6 +23,8 @@ async function main() {
     user: data.user,
     match: data.match,
     expirySeconds: data.expiry_seconds ?? null,
+    // the result screen's rematch offer, and the spectator count where the match has spectators
+    notices: data.match.options && data.match.options.spectators === false ? ["rematch"] : ["rematch", "spectators"],
     elements: {
       root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
       offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),
@@ -30,6 +34,8 @@ async function main() {
   });
   window.matchClient = client; // for debugging and the browser tests
   watchRatings(client, $("rating-changes"), data.match);
+  watchRematch(client, $("rematch-panel"), data.match);
+  watchSpectators(client, $("spectator-count"));
   await client.start();
 }
 

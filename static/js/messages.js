@@ -91,6 +91,12 @@ export const WORDS = {
   "clan.confirm.remove": "Remove this player from the clan?",
   "clan.confirm.hand_over": "Hand the leadership over to this player? You will become an officer.",
   "clan.confirm.disband": "Disband the clan? Every player leaves it and its name becomes free.",
+  // rematches (app/matches/rematch.py)
+  "error.forbidden.not_player": "Only the players of this match can do that.",
+  "error.not_finished.rematch": "A rematch can be offered once the match is over.",
+  "error.not_found.rematch_offer": "There is no rematch offer to answer: it was declined or withdrawn.",
+  "error.conflict.own_offer": "You have agreed to this rematch already.",
+  "error.conflict.rematch_started": "The rematch has started already.",
   "error.forbidden.origin": "This request did not come from this site, so it was refused.",
   "error.unauthorized.revoked": "You have logged out or your token was revoked: log in again to play.",
   "error.internal_error": "Something went wrong on the server. Please try again.",
@@ -128,6 +134,37 @@ export const WORDS = {
   "replay.back": "{who} is back.",
   "replay.resign": "{who} resigned.",
   "replay.end": "The match is over; the seed is revealed.",
+
+  // ---------------------------------------------------------------- the result screen: rematch
+  // (the `rematch` frame and /api/matches/{id}/rematch: status, seats; {who}, {whom}: players' names)
+  "rematch.offer": "Rematch",
+  "rematch.offer_rated": "Rematch (rated)",
+  "rematch.computer_again": "Play the computer again",
+  "rematch.offered_by_you": "You offered a rematch. Waiting for {whom}…",
+  "rematch.offered_to_you": "{who} offers a rematch.",
+  "rematch.offered_to_you_rated": "{who} offers a rated rematch.",
+  "rematch.waiting": "You agreed. Waiting for {whom}…",
+  "rematch.accept": "Accept",
+  "rematch.decline": "Decline",
+  "rematch.withdraw": "Withdraw",
+  "rematch.declined_by": "{who} declined the rematch.",
+  "rematch.declined_by_you": "You declined the rematch.",
+  "rematch.withdrawn": "{who} withdrew the rematch offer.",
+  "rematch.started": "The rematch has started.",
+  "rematch.go": "Go to the rematch",
+  "rematch.watch": "Watch the rematch",
+
+  // ---------------------------------------------------------------- spectators ({count})
+  "spectators.one": "1 spectator",
+  "spectators.other": "{count} spectators",
+
+  // ---------------------------------------------------------------- the lobby
+  "lobby.confirm_cancel": "Cancel this match?",
+  "lobby.confirm_cancel.yes": "Yes, cancel it",
+  "lobby.confirm_cancel.no": "No, keep it",
+  "lobby.live.empty": "Nobody is playing a match open to spectators right now.",
+  "lobby.live.watch": "Watch",
+  "lobby.sign_up_to_join": "Sign up to join",
 
   // ---------------------------------------------------------------- a match that never started
   "aborted.cancelled.headline": "This match was cancelled",

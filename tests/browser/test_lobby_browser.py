@@ -81,6 +81,7 @@ def test_lobby_shows_options_lists_your_match_once_and_cancels_it(new_page):
     host.set_viewport_size({"width": 1280, "height": 900})
 
     host.locator(f'#my-matches li[data-match-id="{plain}"] button[data-action="cancel"]').click()
+    host.locator(f'#my-matches li[data-match-id="{plain}"] button[data-action="confirm-cancel"]').click()
     expect(host.locator(f'li[data-match-id="{plain}"]')).to_have_count(0)
     expect(host.locator(f'#my-matches li[data-match-id="{special}"]')).to_be_visible()
     info = host.request.get(f"/api/matches/{plain}").json()
@@ -116,6 +117,7 @@ def test_the_waiting_match_limit_is_explained_in_the_create_form(new_page):
     shot(page, "lobby_too_many_matches")
     # cancelling one makes room (and clears the message)
     page.locator(f'#my-matches li[data-match-id="{ids[0]}"] button[data-action="cancel"]').click()
+    page.locator(f'#my-matches li[data-match-id="{ids[0]}"] button[data-action="confirm-cancel"]').click()
     expect(error).to_be_hidden()
     expect(page.locator("#my-matches li[data-match-id]")).to_have_count(4)
     page.click("#create-submit")

@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_auth_forms_show_errors_and_log_in_and_out(new_page):
     page = new_page({"width": 390, "height": 844})  # phone width
     w = watch(page)
-    page.goto("/lobby")
+    page.goto("/lobby")  # a visitor's lobby: read only, with a way to log in
+    expect(page.get_by_test_id("visitor-panel")).to_be_visible()
+    page.click('#visitor-panel a[href="/login?next=/lobby"]')
     page.wait_for_url(re.compile(r".*/login\?next=/lobby$"))
 
     page.goto("/signup")

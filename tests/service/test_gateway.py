@@ -6,9 +6,15 @@ import json
 
 import pytest
 
-from app.gateway.frames import ErrorFrame, PongFrame, SnapshotFrame
+from app.gateway.frames import ErrorFrame, PongFrame, RematchFrame, SnapshotFrame, SpectatorsFrame
 
-FRAME_TYPES = {"snapshot": SnapshotFrame, "error": ErrorFrame, "pong": PongFrame}
+FRAME_TYPES = {
+    "snapshot": SnapshotFrame,
+    "error": ErrorFrame,
+    "pong": PongFrame,
+    "rematch": RematchFrame,
+    "spectators": SpectatorsFrame,
+}
 
 
 def _user(client, name):
