@@ -32,7 +32,8 @@ class ErrorCode(StrEnum):
     """
 
     # --- requests and frames ---------------------------------------------------------------------
-    #: a websocket frame or an action that is not the shape of any message (``reason``, ``field``)
+    #: a websocket frame or an action that is not the shape of any message (``reason``, ``field``);
+    #: a quick-chat phrase that does not exist (``reason``: ``unknown_phrase``, ``phrases``)
     BAD_MESSAGE = "bad_message"
     #: an HTTP body, path or query that fails its schema (``field``, ``errors``)
     VALIDATION_ERROR = "validation_error"
@@ -65,7 +66,7 @@ class ErrorCode(StrEnum):
     #: logged in, but not allowed (not your match, no seat in it); also a cookie-authenticated change
     #: or websocket from another site's page (``reason``: ``origin``); a clan change by a player
     #: whose role does not allow it (``reason``: ``not_member``, ``not_officer``, ``not_leader``,
-    #: ``not_invited``, ``rank``)
+    #: ``not_invited``, ``rank``); a spectator's quick chat (``reason``: ``players_only``)
     FORBIDDEN = "forbidden"
     #: no such match, game, deck, clan or page (``match_id``, ``game``, ``deck_id``, ``tag``)
     NOT_FOUND = "not_found"

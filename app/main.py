@@ -43,20 +43,28 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     background = make_sessionmaker(background_engine)
 
     from app.gateway.budget import SocketBudget
+    from app.matches.chat import TableChat
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
+    from app.matches.presence import Presence
     from app.matches.service import MatchService
+    from app.ratelimit import RateLimiter
     from app.ratings.apply import start as start_ratings
     from app.users.revocations import make_revocations
 
     hub = make_hub(settings.redis_url)
     service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock(), background=background)
     revocations = make_revocations(settings.redis_url)
+    # who is at each match's table, and its quick chat (issue 16), through the hub's table notices
+    presence = Presence(hub)
+    chat_limiter = RateLimiter.from_settings(settings, settings.chat_rate_limit, namespace="chat")
+    chat = TableChat(sessionmaker, hub, service, chat_limiter, service.clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await revocations.start()
+        await presence.start()
         ratings_task = None
         if start_workers:
             await service.start_workers()
@@ -71,6 +79,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
                 ratings_task.cancel()
                 await asyncio.gather(ratings_task, return_exceptions=True)
             await service.stop_workers()
+            await presence.stop()
             await revocations.stop()
             await hub.stop()
             await engine.dispose()
@@ -92,6 +101,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.hub = hub
     app.state.matches = service
     app.state.revocations = revocations
+    app.state.presence = presence
+    app.state.chat = chat
     app.state.ws_budget = SocketBudget.from_settings(settings)
 
     app.add_middleware(

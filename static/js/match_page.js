@@ -2,6 +2,8 @@
 import { pageData } from "/static/js/api.js";
 import { MatchClient } from "/static/js/match_client.js";
 import { watchRatings } from "/static/js/match_ratings.js";
+import { MatchTable } from "/static/js/match_table.js";
+import { TurnAlerts } from "/static/js/turn_alerts.js";
 
 const app = document.getElementById("match-app");
 const data = pageData("match-data");
@@ -21,6 +23,7 @@ async function main() {
     user: data.user,
     match: data.match,
     expirySeconds: data.expiry_seconds ?? null,
+    table: true, // presence and chat frames (match_table.js)
     elements: {
       root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
       offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),
@@ -30,6 +33,11 @@ async function main() {
   });
   window.matchClient = client; // for debugging and the browser tests
   watchRatings(client, $("rating-changes"), data.match);
+  window.matchTable = new MatchTable(client, {
+    notices: $("table-notices"), chatLines: $("chat-lines"), chatPhrases: $("chat-phrases"), chatNote: $("chat-note"),
+  });
+  window.turnAlerts = new TurnAlerts(client, { sound: $("turn-sound"), notify: $("turn-notify") },
+    app.dataset.gameTitle || "");
   await client.start();
 }
 
