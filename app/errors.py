@@ -32,7 +32,8 @@ class ErrorCode(StrEnum):
     """
 
     # --- requests and frames ---------------------------------------------------------------------
-    #: a websocket frame or an action that is not the shape of any message (``reason``, ``field``)
+    #: a websocket frame or an action that is not the shape of any message (``reason``, ``field``);
+    #: a quick-chat phrase that does not exist (``reason``: ``unknown_phrase``, ``phrases``)
     BAD_MESSAGE = "bad_message"
     #: an HTTP body, path or query that fails its schema (``field``, ``errors``)
     VALIDATION_ERROR = "validation_error"
@@ -67,7 +68,7 @@ class ErrorCode(StrEnum):
     #: or websocket from another site's page (``reason``: ``origin``); a clan change by a player
     #: whose role does not allow it (``reason``: ``not_member``, ``not_officer``, ``not_leader``,
     #: ``not_invited``, ``rank``); a rematch offer or answer by someone who did not play the match
-    #: (``reason``: ``not_player``)
+    #: (``reason``: ``not_player``); a spectator's quick chat (``reason``: ``players_only``)
     FORBIDDEN = "forbidden"
     #: no such match, game, deck, clan or page (``match_id``, ``game``, ``deck_id``, ``tag``); no
     #: open rematch offer to answer (``reason``: ``rematch_offer``)

@@ -44,11 +44,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
 
     from app.gateway.budget import SocketBudget
     from app.gateway.spectators import SpectatorCounts
+    from app.matches.chat import TableChat
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
     from app.matches.notices import make_notices
+    from app.matches.presence import Presence
     from app.matches.rematch import Rematches
     from app.matches.service import MatchService
+    from app.ratelimit import RateLimiter
     from app.ratings.apply import start as start_ratings
     from app.users.revocations import make_revocations
 
@@ -59,6 +62,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     notices = make_notices(settings.redis_url)
     spectators = SpectatorCounts(notices)
     rematches = Rematches(service, notices)
+    # who is at each match's table, and its quick chat (issue 16), through the hub's table notices
+    presence = Presence(hub)
+    chat_limiter = RateLimiter.from_settings(settings, settings.chat_rate_limit, namespace="chat")
+    chat = TableChat(sessionmaker, hub, service, chat_limiter, service.clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -66,6 +73,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await revocations.start()
         await notices.start()
         await spectators.start()
+        await presence.start()
         ratings_task = None
         if start_workers:
             await service.start_workers()
@@ -82,6 +90,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             await service.stop_workers()
             await spectators.stop()
             await notices.stop()
+            await presence.stop()
             await revocations.stop()
             await hub.stop()
             await engine.dispose()
@@ -106,6 +115,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.notices = notices
     app.state.spectators = spectators
     app.state.rematches = rematches
+    app.state.presence = presence
+    app.state.chat = chat
     app.state.ws_budget = SocketBudget.from_settings(settings)
 
     app.add_middleware(

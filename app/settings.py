@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     register_rate_limit: str = "20/hour"
     #: websocket frames a connection may send, e.g. "30/10second"
     ws_rate_limit: str = "40/10second"
+    #: quick-chat lines one player may say (per user, across matches and processes), e.g. "4/10second"
+    chat_rate_limit: str = "4/10second; 20/10minute"
     #: largest websocket frame accepted, in bytes
     ws_max_frame_bytes: int = 16_384
     #: seconds a computer seat waits before acting, so people can follow

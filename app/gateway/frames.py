@@ -14,7 +14,16 @@ built here and encoded by :func:`encode`:
 ``spectators`` :class:`SpectatorsFrame` ``{"type": "spectators", "match_id", "count"}``: how many
               spectator sockets watch the match, in every process (after ``hello`` and on every
               change), to a socket whose ``hello`` asked for ``"notices": ["spectators"]``
+``presence``  :class:`PresenceFrame` ``{"type": "presence", "match_id", "connected": [seats]}``: the
+              seats whose player has a connection open now (any process), after ``hello`` and
+              whenever that changes; only to a connection whose ``hello`` asked for ``table``
+``chat``      :class:`ChatFrame` ``{"type": "chat", "match_id", "lines": [{"id", "seat", "phrase",
+              "at"}]}``: quick-chat lines, oldest first (the recent ones after ``hello``, then
+              each as it is said, to the sender too; a refused ``chat`` gets an ``error`` with
+              its ``ack``); only to a connection whose ``hello`` asked for ``table``
 ============  =====================================================================================
+
+Clients must ignore frame types they do not know: frames are added, never changed.
 
 An error frame's ``code`` is one of :class:`app.errors.ErrorCode`; the client renders the words
 from ``code`` and ``params`` (``message`` is English, for developers).
@@ -23,7 +32,7 @@ from ``code`` and ``params`` (``message`` is English, for developers).
 # no ``from __future__ import annotations``: the TypedDicts' ``NotRequired`` must be seen at run
 # time, so ``SnapshotFrame.__optional_keys__`` is right (Python 3.11)
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, NotRequired, TypedDict, cast
 
 from app.errors import DomainError, ErrorCode
@@ -107,10 +116,32 @@ class SpectatorsFrame(TypedDict):
     count: int
 
 
-ServerFrame = SnapshotFrame | ErrorFrame | PongFrame | RematchFrame | SpectatorsFrame
+class PresenceFrame(TypedDict):
+    """``presence``: the seats of match ``match_id`` whose player has a connection open now, on
+    any server process (:mod:`app.matches.presence`). A page shows a person's seat as ``away``
+    when the snapshot's ``clock.away`` lists it (the computer plays for it), else ``connected``
+    when ``connected`` lists it, else ``gone``; a computer seat has no presence."""
+
+    type: Literal["presence"]
+    match_id: int
+    connected: list[int]
+
+
+class ChatFrame(TypedDict):
+    """``chat``: quick-chat ``lines`` of match ``match_id``, oldest first, each ``{"id", "seat",
+    "phrase", "at"}`` (``phrase`` a code of :data:`app.matches.chat.PHRASES`; the page has the
+    words). A line may come twice (after a reconnect): clients keep one per ``id``."""
+
+    type: Literal["chat"]
+    match_id: int
+    lines: list[dict[str, Any]]
+
+
+ServerFrame = SnapshotFrame | ErrorFrame | PongFrame | RematchFrame | SpectatorsFrame | PresenceFrame | ChatFrame
 
 #: domain code -> the code a websocket client gets instead; on the socket, acting without the
-#: right seat is "not your turn"
+#: right seat is "not your turn" (a ``forbidden`` that says why, in ``params.reason``, keeps its
+#: code: e.g. a spectator's chat, ``players_only``)
 WIRE_CODES: Final[Mapping[ErrorCode, ErrorCode]] = {ErrorCode.FORBIDDEN: ErrorCode.NOT_YOUR_TURN}
 
 
@@ -120,7 +151,7 @@ def error_frame(error: DomainError, ack: str | None = None) -> ErrorFrame:
     >>> error_frame(DomainError("stale_version", "at 12", params={"version": 12}), "a1")["params"]
     {'version': 12}
     """
-    code = WIRE_CODES.get(error.code, error.code)
+    code = error.code if "reason" in error.params else WIRE_CODES.get(error.code, error.code)
     return {"type": "error", "code": code.value, "message": error.message, "params": dict(error.params), "ack": ack}
 
 
@@ -168,6 +199,20 @@ def rematch_frame(view: Mapping[str, Any]) -> RematchFrame:
 def spectators_frame(match_id: int, count: int) -> SpectatorsFrame:
     """The ``spectators`` frame."""
     return {"type": "spectators", "match_id": match_id, "count": count}
+
+
+def presence_frame(match_id: int, connected: Iterable[int]) -> PresenceFrame:
+    """The ``presence`` frame: the seats of ``match_id`` with a connection open (sorted).
+
+    >>> presence_frame(7, {1, 0})
+    {'type': 'presence', 'match_id': 7, 'connected': [0, 1]}
+    """
+    return {"type": "presence", "match_id": match_id, "connected": sorted(connected)}
+
+
+def chat_frame(match_id: int, lines: list[dict[str, Any]]) -> ChatFrame:
+    """The ``chat`` frame carrying ``lines`` (from :mod:`app.matches.chat`), oldest first."""
+    return {"type": "chat", "match_id": match_id, "lines": lines}
 
 
 def encode(frame: ServerFrame) -> str:

@@ -3,12 +3,18 @@
 Client → server frames (JSON text, at most ``ws_max_frame_bytes``):
 
 ========  ==========================================================================
-``hello``  ``{"type": "hello", "since": <int ≥ 0>, "notices": [...]}``: the last version the
-           client has; ``notices`` (optional) the extra frames it wants: ``"rematch"``,
-           ``"spectators"`` (:mod:`app.gateway.frames`)
+``hello``  ``{"type": "hello", "since": <int ≥ 0>, "notices": [...], "table": <bool>,
+           "chat_since": <int ≥ 0>}``: the last version the client has; ``notices`` (optional)
+           the extra frames it wants: ``"rematch"``, ``"spectators"`` (:mod:`app.gateway.frames`);
+           ``table`` (optional, false by default): also send this connection the table's
+           ``presence`` and ``chat`` frames (the match page does; a bot need not), starting with
+           the chat lines after ``chat_since`` (the last line id the client has; 0: the recent
+           ones)
 ``act``    ``{"type": "act", "action": <object from legal>, "version": <int>, "ack": <str>}``
 ``back``   ``{"type": "back"}``: "I'm back", take the seat back from the computer
 ``resign`` ``{"type": "resign"}``: give up the match
+``chat``   ``{"type": "chat", "phrase": <code>, "ack": <str>}``: say one of the preset phrases
+           (:data:`app.matches.chat.PHRASES`); players only
 ``ping``   ``{"type": "ping"}``: answered with ``{"type": "pong"}``
 ========  ==========================================================================
 
@@ -25,6 +31,8 @@ from typing import Any, TypeGuard
 from app.errors import DomainError, ErrorCode, JsonValue
 
 MAX_ACK_LENGTH = 64
+#: longest phrase code a ``chat`` frame may carry (which codes exist is the chat's to say)
+MAX_PHRASE_LENGTH = 32
 MAX_INT = 2**31 - 1  #: versions are 32-bit database integers
 
 
@@ -50,10 +58,13 @@ NOTICES = frozenset({"rematch", "spectators"})
 @dataclass(frozen=True, slots=True)
 class Hello:
     """``hello``: send me a snapshot with the events after ``since``, and from now on the extra
-    frames named in ``notices`` (a subset of :data:`NOTICES`)."""
+    frames named in ``notices`` (a subset of :data:`NOTICES`); with ``table``, also the table's
+    frames (presence, and the chat lines after ``chat_since``)."""
 
     since: int
     notices: frozenset[str] = frozenset()
+    table: bool = False
+    chat_since: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +87,19 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class Chat:
+    """``chat``: say the preset phrase ``phrase`` (a code) at the table."""
+
+    phrase: str
+    ack: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """``ping``: keep-alive."""
 
 
-Message = Hello | Act | Back | Resign | Ping
+Message = Hello | Act | Back | Resign | Chat | Ping
 
 
 def parse_frame(text: str | None, max_bytes: int) -> Message:
@@ -125,7 +144,13 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
             raise BadFrame(
                 f"hello.notices must be a list of {sorted(NOTICES)}", ack, reason="bad_field", field="notices"
             )
-        return Hello(since, frozenset(notices))
+        table = obj.get("table", False)
+        if not isinstance(table, bool):
+            raise BadFrame("hello.table must be true or false", ack, reason="bad_field", field="table")
+        chat_since = obj.get("chat_since", 0)
+        if not _is_int(chat_since) or not 0 <= chat_since <= 2**63 - 1:
+            raise BadFrame("hello.chat_since must be a whole number ≥ 0", ack, reason="bad_field", field="chat_since")
+        return Hello(since, frozenset(notices), table, chat_since)
     if kind == "act":
         if "action" not in obj:
             raise BadFrame("act needs an action", ack, reason="missing_field", field="action")
@@ -137,6 +162,17 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
         return Back()
     if kind == "resign":
         return Resign()
+    if kind == "chat":
+        phrase = obj.get("phrase")
+        if not isinstance(phrase, str) or not 0 < len(phrase) <= MAX_PHRASE_LENGTH:
+            raise BadFrame(
+                f"chat.phrase must be a phrase code of at most {MAX_PHRASE_LENGTH} characters",
+                ack,
+                reason="bad_field",
+                field="phrase",
+                limit=MAX_PHRASE_LENGTH,
+            )
+        return Chat(phrase, ack)
     if kind == "ping":
         return Ping()
     raise BadFrame(f"unknown message type {kind!r}", ack, reason="unknown_type")

@@ -10,6 +10,13 @@ the hub (built once per viewer and version and shared by that viewer's connectio
 A bad frame gets an ``error`` and the connection stays open; nothing in the match changes.
 Besides the codes of DESIGN.md section 4, ``not_started`` (the match waits for players) can appear.
 
+The table (issue 16): while a player's socket is open, their seat counts as connected
+(:mod:`app.matches.presence`, across processes). A connection whose ``hello`` asks for ``table``
+also gets ``presence`` frames (after that ``hello`` and on every change) and ``chat`` frames (the
+recent lines after that ``hello``, then each line as it is said); a player's ``chat`` frame goes to
+:meth:`app.matches.chat.TableChat.say`. These frames go through the connection's outbox, apart
+from the snapshots, and never carry hidden information.
+
 Held under abuse:
 
 - budgets (:mod:`app.gateway.budget`): too many open sockets (per user, per address, anonymous
@@ -29,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -38,14 +46,16 @@ from app.errors import DomainError, ErrorCode, busy
 from app.gateway.budget import SocketBudget
 from app.gateway.frames import (
     ServerFrame,
+    chat_frame,
     encode,
     error_frame,
     pong_frame,
+    presence_frame,
     rematch_frame,
     snapshot_text,
     spectators_frame,
 )
-from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Hello, Ping, Resign, parse_frame
+from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Chat, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
 from app.users.deps import client_address, connection_token, user_from_connection
 from app.users.revocations import Revocations
@@ -96,6 +106,12 @@ class Connection:
         #: the extra frames the client asked for in ``hello`` (``rematch``, ``spectators``)
         self.notices: set[str] = set()
         self._stop_notices: list[Any] = []
+        #: encoded table frames (presence, chat) waiting to be sent, in order, by :meth:`forward`
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        #: the seat counted as connected in the presence (``None``: none yet)
+        self.present_seat: int | None = None
+        #: stops the table frames (set once a ``hello`` asked for them)
+        self._untable: list[Callable[[], None]] = []
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in a task of this connection (awaited when the connection ends)."""
@@ -199,6 +215,7 @@ class Connection:
             if self.seat is not None and self.spectating:  # a player now, no longer a spectator
                 self.spectating = False
                 self.spawn(self.ws.app.state.spectators.closed(self.match_id))
+            self.be_present()
         version, text = await self.service.snapshot_text(self.match_id, self.seat, since)
         self.sent_version = version
         await self.send_text(snapshot_text(text, ack))
@@ -217,6 +234,49 @@ class Connection:
                     except DomainError as exc:  # busy: the next notice (or hello) brings it
                         await self.error(exc)
 
+    async def forward(self) -> None:
+        """Send the table frames queued in :attr:`outbox`, in order, until the socket closes."""
+        while not self.closed.is_set():
+            text = await self.outbox.get()
+            await self.send_text(text)
+
+    def be_present(self) -> None:
+        """Count this socket in the presence of the seat it plays (once; none for a spectator)."""
+        if self.seat is not None and self.present_seat is None:
+            self.present_seat = self.seat
+            self.ws.app.state.presence.join(self.match_id, self.seat)
+
+    def leave(self) -> None:
+        """The socket is closed: stop its table frames and take it out of the presence."""
+        for stop in self._untable:
+            stop()
+        self._untable.clear()
+        if self.present_seat is not None:
+            seat, self.present_seat = self.present_seat, None
+            self.ws.app.state.presence.leave(self.match_id, seat)
+
+    async def open_table(self, chat_since: int) -> None:
+        """After a ``hello`` that asked for ``table``: start the presence and chat frames (once),
+        then queue the presence now and the chat lines after ``chat_since``."""
+        state = self.ws.app.state
+        if not self._untable:
+            queue = self.outbox.put_nowait
+            match_id = self.match_id
+
+            def on_table(_m: int, notice: dict[str, Any]) -> None:
+                if "chat" in notice:
+                    queue(encode(chat_frame(match_id, [notice["chat"]])))
+
+            # listen before reading, so no line said meanwhile is missed (the client keeps one per id)
+            self._untable.append(state.hub.subscribe_table(match_id, on_table))
+            self._untable.append(
+                await state.presence.watch(match_id, lambda seats: queue(encode(presence_frame(match_id, seats))))
+            )
+        self.outbox.put_nowait(encode(presence_frame(self.match_id, state.presence.connected(self.match_id))))
+        lines = await state.chat.recent(self.match_id, after=chat_since)
+        if lines:
+            self.outbox.put_nowait(encode(chat_frame(self.match_id, lines)))
+
     async def handle(self, text: str | None) -> None:
         """Handle one frame from the client (nothing, once the socket is closed or its credential
         has ended)."""
@@ -227,7 +287,7 @@ class Connection:
         except BadFrame as exc:
             await self.error(exc, exc.ack)
             return
-        ack = msg.ack if isinstance(msg, Act) else None
+        ack = msg.ack if isinstance(msg, Act | Chat) else None
         refused = await self.budget.allow_frame(self.limit_key, self.user_id, self.address)
         if refused is not None:
             await self.error(refused, ack)
@@ -239,8 +299,18 @@ class Connection:
                 try:
                     await self.send_snapshot(msg.since)
                     await self.listen_notices(msg.notices)
+                    if msg.table:
+                        await self.open_table(msg.chat_since)
                 except DomainError as exc:
                     await self.error(exc)
+        elif isinstance(msg, Chat):
+            if self.user_id is None:
+                await self.error(DomainError(ErrorCode.UNAUTHORIZED, "log in to chat"), msg.ack)
+                return
+            try:
+                await self.ws.app.state.chat.say(self.match_id, self.user_id, msg.phrase)
+            except DomainError as exc:
+                await self.error(exc, msg.ack)
         elif isinstance(msg, Act | Back | Resign):
             if self.user_id is None:
                 await self.error(DomainError(ErrorCode.UNAUTHORIZED, "log in to play"), ack)
@@ -337,7 +407,9 @@ async def _serve(
         conn.spectating = True
         await spectators.opened(match_id)
     pump = asyncio.create_task(conn.pump())
+    forward = asyncio.create_task(conn.forward())
     try:
+        conn.be_present()
         while not conn.closed.is_set():
             try:
                 message = await ws.receive()
@@ -356,9 +428,11 @@ async def _serve(
         if unsubscribe_credential is not None:
             unsubscribe_credential()
         release()
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await pump
+        conn.leave()  # the presence must not outlive the socket
+        for task in (pump, forward):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         for task in list(conn._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -4,9 +4,13 @@
 through Redis pub/sub so that several server processes serve one match (DESIGN.md section 6).
 A notice carries no game data: each connection reads what its viewer may see from the database.
 
-Besides version notices there is one more kind: "match M has finished" (:meth:`LocalHub.publish_finished`),
+Besides version notices there are two more kinds: "match M has finished" (:meth:`LocalHub.publish_finished`),
 sent after the commit that wrote the match's ``match_results`` rows, so that result consumers
-(:mod:`app.matches.results`) wake up at once; they poll as well, so a lost notice only delays them.
+(:mod:`app.matches.results`) wake up at once (they poll as well, so a lost notice only delays
+them); and *table notices* (:meth:`LocalHub.publish_table`): what happens at a match's table
+besides moves, as a small JSON object delivered to that match's table subscribers in every
+process: who is connected (:mod:`app.matches.presence`) and quick-chat lines
+(:mod:`app.matches.chat`). A table notice carries no hidden information.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import json
 import secrets
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 from app.logging import get_logger
 from app.pubsub import RedisChannel
@@ -23,6 +28,7 @@ log = get_logger(__name__)
 
 Listener = Callable[[int, int], None]  # (match_id, version)
 FinishedListener = Callable[[int], None]  # (match_id)
+TableListener = Callable[[int, dict[str, Any]], None]  # (match_id, notice)
 
 
 class LocalHub:
@@ -32,6 +38,7 @@ class LocalHub:
         self._listeners: dict[int, set[Listener]] = defaultdict(set)
         self._any: list[Listener] = []
         self._finished: set[FinishedListener] = set()
+        self._table: dict[int, set[TableListener]] = defaultdict(set)
 
     async def start(self) -> None:
         """Nothing to start in-process."""
@@ -40,6 +47,7 @@ class LocalHub:
         """Drop every subscriber."""
         self._listeners.clear()
         self._finished.clear()
+        self._table.clear()
 
     def subscribe(self, match_id: int, listener: Listener) -> Callable[[], None]:
         """Call ``listener(match_id, version)`` on every change of ``match_id``.
@@ -98,12 +106,42 @@ class LocalHub:
         """Tell the result consumers in this process that ``match_id`` has finished."""
         self._deliver_finished(match_id)
 
+    def subscribe_table(self, match_id: int, listener: TableListener) -> Callable[[], None]:
+        """Call ``listener(match_id, notice)`` for every table notice of ``match_id`` published by
+        any process (this one included).
+
+        :returns: a function that unsubscribes.
+        """
+        self._table[match_id].add(listener)
+
+        def unsubscribe() -> None:
+            listeners = self._table.get(match_id)
+            if listeners is not None:
+                listeners.discard(listener)
+                if not listeners:
+                    self._table.pop(match_id, None)
+
+        return unsubscribe
+
+    def _deliver_table(self, match_id: int, notice: dict[str, Any]) -> None:
+        for listener in list(self._table.get(match_id, ())):
+            try:
+                listener(match_id, notice)
+            except Exception:
+                log.exception("hub table listener failed", match_id=match_id)
+
+    async def publish_table(self, match_id: int, notice: dict[str, Any]) -> None:
+        """Deliver the table notice ``notice`` (a JSON-safe object) of ``match_id`` to its table
+        subscribers in this process."""
+        self._deliver_table(match_id, notice)
+
 
 class RedisHub(LocalHub):
     """Publishes notices on the Redis channel ``arena:matches`` (``{"m": id, "v": version, "p":
-    process}`` or ``{"finished": id}``) and delivers what any process published to the local
-    subscribers. A process delivers its own version notices at once, without waiting for them to
-    come back from Redis, and skips them when they do (``p`` names the process that published).
+    process}``, ``{"finished": id}`` or ``{"t": id, "d": notice, "p": process}`` for a table
+    notice) and delivers what any process published to the local subscribers. A process delivers
+    its own version and table notices at once, without waiting for them to come back from Redis,
+    and skips them when they do (``p`` names the process that published).
 
     :param url: ``redis://host:port/db``.
     """
@@ -125,6 +163,9 @@ class RedisHub(LocalHub):
             notice = json.loads(data)
             if "finished" in notice:
                 self._deliver_finished(int(notice["finished"]))
+            elif "t" in notice:
+                if notice.get("p") != self._process and isinstance(notice["d"], dict):
+                    self._deliver_table(int(notice["t"]), notice["d"])
             elif notice.get("p") != self._process:
                 self._deliver(int(notice["m"]), int(notice["v"]))
         except (ValueError, KeyError, TypeError):
@@ -143,6 +184,12 @@ class RedisHub(LocalHub):
     async def publish_finished(self, match_id: int) -> None:
         """Tell the result consumers of every process that ``match_id`` has finished."""
         await self._channel.publish(json.dumps({"finished": match_id}))
+
+    async def publish_table(self, match_id: int, notice: dict[str, Any]) -> None:
+        """Deliver the table notice to this process's table subscribers now and publish it to the
+        other processes."""
+        self._deliver_table(match_id, notice)
+        await self._channel.publish(json.dumps({"t": match_id, "d": notice, "p": self._process}))
 
 
 def make_hub(redis_url: str | None) -> LocalHub:

@@ -1,5 +1,6 @@
-"""Match tables: ``matches``, ``match_seats``, ``match_events``, ``rematch_offers``, and what a match leaves behind when
-it ends, ``match_results`` and ``result_deliveries`` (DESIGN.md section 5, "After a match").
+"""Match tables: ``matches``, ``match_seats``, ``match_events``, ``rematch_offers``, and what a match
+leaves behind when it ends, ``match_results`` and ``result_deliveries`` (DESIGN.md section 5, "After
+a match"), and the quick chat of its table, ``match_chat``.
 
 ``matches.state`` is a snapshot that can always be rebuilt by replaying ``match_events``
 (:meth:`MatchService.rebuild`; ``tests/service/test_match_service.py`` checks it). Columns that hold hidden information (``seed``,
@@ -209,3 +210,21 @@ class RematchOffer(Base):
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MatchChat(Base):
+    """One quick-chat line of a match (issue 16): the seat that said it and the phrase's code
+    (one of :data:`app.matches.chat.PHRASES`; free text is never stored or sent). Kept so that a
+    page reloaded (or a socket reconnected) shows the recent conversation; written by
+    :meth:`app.matches.chat.TableChat.say` and read in ``id`` order."""
+
+    __tablename__ = "match_chat"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    phrase: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_match_chat_match_id_id", "match_id", "id"),)

@@ -1,7 +1,7 @@
 """rematch offers: at most one per finished match (``app/matches/rematch.py``).
 
 Revision ID: 3b8e5d1f7a24
-Revises: c5d7e9f1a2b3
+Revises: f3b8c1d2e4a5
 Create Date: 2026-12-01 10:00:00
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "3b8e5d1f7a24"
-down_revision: str | None = "c5d7e9f1a2b3"
+down_revision: str | None = 'f3b8c1d2e4a5'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

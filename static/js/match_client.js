@@ -11,9 +11,13 @@
 //
 // `client` gives the module: seat (null for spectators), snapshot, events (every event entry
 // received, oldest first), pending (the act in flight or null), act(action), seatName(seat),
-// remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status", and for the extra
-// frames the page asked for with `notices` (hello's "notices": "rematch", "spectators";
-// app/gateway/frames.py): each is emitted under its own type.
+// remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status", and for any other
+// frame type the server sends, each emitted under its own type: the extra frames the page asked
+// for with `notices` (hello's "notices": "rematch", "spectators"; app/gateway/frames.py) and the
+// table's "presence" and "chat" (see match_table.js).
+//
+// With `table: true` the hello asks for the table's frames (presence, chat after `chatSince`);
+// `presence` then holds the seats with an open connection (a Set), shown on the seat cards.
 //
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
@@ -169,8 +173,22 @@ export function renderSeedInfo(box, { seed_hash: hash, seed, status }) {
   box.replaceChildren(...parts);
 }
 
-/** Draw the players bar (names, whose turn, clocks, away, results). Used by the match and replay pages. */
-export function renderSeats(box, snapshot, { me = null, clockText = null } = {}) {
+/**
+ * Where a seat's player is: "away" (the computer plays for the seat: the snapshot's clock.away),
+ * "connected" (a socket of theirs is open: `presence`, a Set of seats), "gone"; null for a
+ * computer seat, a free seat, or when `presence` is not known (the replay page).
+ */
+export function seatPresence(snapshot, seat, presence) {
+  const s = (snapshot.seats || []).find((x) => x.seat === seat);
+  if (!s || !s.user) return null;
+  if (((snapshot.clock && snapshot.clock.away) || []).includes(seat)) return "away";
+  if (!presence || snapshot.status === "finished" || snapshot.status === "aborted") return null;
+  return presence.has(seat) ? "connected" : "gone";
+}
+
+/** Draw the players bar (names, whose turn, clocks, presence, results). Used by the match and
+ * replay pages; `presence` (a Set of connected seats) adds "connected" / "gone" to each person's seat. */
+export function renderSeats(box, snapshot, { me = null, clockText = null, presence = null } = {}) {
   if (!box) return;
   const toAct = new Set(snapshot.to_act || []);
   const chosen = new Set(snapshot.chosen || []);
@@ -180,7 +198,13 @@ export function renderSeats(box, snapshot, { me = null, clockText = null } = {})
     const badges = [];
     if (s.seat === me) badges.push(el("span", { class: "badge badge-you", text: "you" }));
     if (s.bot) badges.push(el("span", { class: "badge", text: "computer" }));
-    if (away.has(s.seat)) badges.push(el("span", { class: "badge badge-away", text: "away: computer plays" }));
+    const where = away.has(s.seat) ? "away" : seatPresence(snapshot, s.seat, presence);
+    if (where) {
+      badges.push(el("span", {
+        class: `badge badge-presence badge-${where}`, text: say(`presence.${where}`),
+        dataset: { presence: where, testid: `presence-${s.seat}` },
+      }));
+    }
     let state = "";
     if (snapshot.status === "finished") {
       state = { win: "won", loss: "lost", draw: "draw" }[s.result] || "";
@@ -217,8 +241,9 @@ export class MatchClient {
    *   (replayLink: the element to show once the match is over, e.g. the list item holding the link)
    * @param {number|null} [opts.expirySeconds]  how long a match may wait for players (for "expired")
    * @param {string[]} [opts.notices]  extra frames to ask for in hello ("rematch", "spectators")
+   * @param {boolean} [opts.table]  ask for the table's frames (presence, chat) in every hello
    */
-  constructor({ matchId, module, user, match, elements, expirySeconds = null, notices = [] }) {
+  constructor({ matchId, module, user, match, elements, expirySeconds = null, notices = [], table = false }) {
     this.matchId = matchId;
     this.notices = notices;
     this.expirySeconds = expirySeconds;
@@ -241,6 +266,11 @@ export class MatchClient {
     this.ackCounter = 0;
     this.clockBase = { at: performance.now(), remaining: {} };
     this.listeners = { snapshot: [], error: [], status: [] };
+    this.table = table;
+    /** the last chat line id received (asked for again after a reconnect: only newer ones come) */
+    this.chatSince = 0;
+    /** the seats with an open connection (a Set), once a presence frame came; null before */
+    this.presence = null;
     this.frames = 0;
     /** the match's options (turn_seconds and the game's own), from the page */
     this.options = match ? match.options : null;
@@ -336,7 +366,12 @@ export class MatchClient {
       if (this.socket !== socket) return;
       this.connected = true;
       this.setStatus("online", "connected");
-      this.send(this.notices.length ? { type: "hello", since: this.version, notices: this.notices } : { type: "hello", since: this.version });
+      this.send({
+        type: "hello",
+        since: this.version,
+        ...(this.notices.length ? { notices: this.notices } : {}),
+        ...(this.table ? { table: true, chat_since: this.chatSince } : {}),
+      });
       this.startPings();
     });
     socket.addEventListener("message", (event) => {
@@ -441,7 +476,11 @@ export class MatchClient {
     this.frames += 1;
     if (frame.type === "snapshot") this.applySnapshot(frame);
     else if (frame.type === "error") this.applyError(frame);
-    else if (frame.type !== "pong") this.emit(frame.type, frame); // the extra frames asked for
+    else if (frame.type === "presence") this.applyPresence(frame);
+    else if (frame.type === "chat") {
+      for (const line of frame.lines || []) this.chatSince = Math.max(this.chatSince, line.id);
+      this.emit("chat", frame);
+    } else if (frame.type !== "pong") this.emit(frame.type, frame); // the extra frames asked for
   }
 
   applySnapshot(snap) {
@@ -459,6 +498,16 @@ export class MatchClient {
     this.renderChrome();
     this.render();
     this.emit("snapshot", snap);
+  }
+
+  applyPresence(frame) {
+    this.presence = new Set(frame.connected || []);
+    if (this.snapshot) renderSeats(this.ui.seats, this.snapshot, this.seatOptions());
+    this.emit("presence", frame);
+  }
+
+  seatOptions() {
+    return { me: this.seat, clockText: (seat) => this.clockText(seat), presence: this.presence };
   }
 
   applyError(frame) {
@@ -489,6 +538,13 @@ export class MatchClient {
   /** "I'm back": take the seat back from the computer. */
   back() {
     this.send({ type: "back" });
+  }
+
+  /** Say the quick-chat phrase `phrase` (a code, e.g. "good_luck"); returns the ack id, or null if offline. */
+  chat(phrase) {
+    this.ackCounter += 1;
+    const ack = `c${Date.now().toString(36)}-${this.ackCounter}`;
+    return this.send({ type: "chat", phrase, ack }) ? ack : null;
   }
 
   /** Give up the match (the page asks for confirmation first). */
@@ -547,7 +603,7 @@ export class MatchClient {
 
   renderChrome() {
     const snap = this.snapshot;
-    renderSeats(this.ui.seats, snap, { me: this.seat, clockText: (seat) => this.clockText(seat) });
+    renderSeats(this.ui.seats, snap, this.seatOptions());
     renderSeedInfo(this.ui.seed, snap);
     const away = (snap.clock && snap.clock.away) || [];
     if (this.ui.away) this.ui.away.hidden = !(this.seat !== null && snap.status === "active" && away.includes(this.seat));

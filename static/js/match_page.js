@@ -4,6 +4,8 @@ import { MatchClient } from "/static/js/match_client.js";
 import { watchRatings } from "/static/js/match_ratings.js";
 import { watchRematch } from "/static/js/match_rematch.js";
 import { watchSpectators } from "/static/js/match_spectators.js";
+import { MatchTable } from "/static/js/match_table.js";
+import { TurnAlerts } from "/static/js/turn_alerts.js";
 
 const app = document.getElementById("match-app");
 const data = pageData("match-data");
@@ -25,6 +27,7 @@ async function main() {
     expirySeconds: data.expiry_seconds ?? null,
     // the result screen's rematch offer, and the spectator count where the match has spectators
     notices: data.match.options && data.match.options.spectators === false ? ["rematch"] : ["rematch", "spectators"],
+    table: true, // presence and chat frames (match_table.js)
     elements: {
       root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
       offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),
@@ -36,6 +39,11 @@ async function main() {
   watchRatings(client, $("rating-changes"), data.match);
   watchRematch(client, $("rematch-panel"), data.match);
   watchSpectators(client, $("spectator-count"));
+  window.matchTable = new MatchTable(client, {
+    notices: $("table-notices"), chatLines: $("chat-lines"), chatPhrases: $("chat-phrases"), chatNote: $("chat-note"),
+  });
+  window.turnAlerts = new TurnAlerts(client, { sound: $("turn-sound"), notify: $("turn-notify") },
+    app.dataset.gameTitle || "");
   await client.start();
 }
 

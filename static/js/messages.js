@@ -125,6 +125,39 @@ export const WORDS = {
   "log.resign": "{who} resigned.",
   "log.end": "The match is over. The seed is revealed.",
 
+  // ---------------------------------------------------------------- the table (match_table.js, turn_alerts.js)
+  // where a seat's player is (a person's seat; the computer's has none)
+  "presence.connected": "connected",
+  "presence.away": "away: computer plays",
+  "presence.gone": "gone",
+  // the notices on the board when a clock runs out, the computer takes a seat over, a player returns
+  "notice.timeout": "{who}'s time ran out: the computer played that move.",
+  "notice.timeout.you": "Your time ran out: the computer played that move for you. Once more and it takes over.",
+  "notice.takeover": "{who} is away: the computer plays for them now.",
+  "notice.takeover.you": "You are away: the computer plays for you now. Press “I'm back” to play again.",
+  "notice.back": "{who} is back and plays again.",
+  "notice.back.you": "You are back: your moves are yours again.",
+  // quick chat: the phrases (codes of app/matches/chat.py's PHRASES) and a line
+  "chat.hello": "Hello!",
+  "chat.good_luck": "Good luck!",
+  "chat.well_played": "Well played!",
+  "chat.thanks": "Thanks!",
+  "chat.oops": "Oops!",
+  "chat.line": "{who}: {text}",
+  "chat.empty": "Nothing said yet.",
+  "chat.spectator": "Spectators read the chat; the players write in it.",
+  "error.bad_message.unknown_phrase": "That chat phrase does not exist.",
+  "error.forbidden.players_only": "Only the players of this match can chat.",
+  // turn alerts
+  "turn.title": "(●) Your turn · {title}",
+  "turn.sound.on": "Sound on",
+  "turn.sound.off": "Sound off",
+  "turn.notify.on": "Alerts on",
+  "turn.notify.off": "Alerts off",
+  "turn.notify.denied": "Alerts blocked",
+  "turn.notification.title": "Your turn",
+  "turn.notification.body": "{game} · match {match}",
+
   // ---------------------------------------------------------------- the replay's step lines ({picked}: " S1, S2, R1" or "")
   "replay.start": "The match starts. The seed's hash is fixed.",
   "replay.chance": "Chance: shuffle.",
