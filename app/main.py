@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     )
     background = make_sessionmaker(background_engine)
 
+    from app.clans import month_close
     from app.gateway.budget import SocketBudget
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
@@ -57,16 +58,19 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await revocations.start()
-        ratings_task = None
+        ratings_task = month_close_task = None
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
             # background pool, woken by the "match finished" notice
             ratings_task = start_ratings(background, hub)
+            # the clan ladders' month close (app/clans/month_close.py), on the service's clock
+            month_close_task = month_close.start(background, settings, service.clock)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
+            await month_close.stop(month_close_task)
             if ratings_task is not None:
                 ratings_task.cancel()
                 await asyncio.gather(ratings_task, return_exceptions=True)

@@ -90,6 +90,10 @@ export const WORDS = {
   "clan.confirm.remove": "Remove this player from the clan?",
   "clan.confirm.hand_over": "Hand the leadership over to this player? You will become an officer.",
   "clan.confirm.disband": "Disband the clan? Every player leaves it and its name becomes free.",
+  // the clan wall (app/clans/wall.py)
+  "error.not_found.post": "That post is not on the wall (any more).",
+  "clan.wall.empty": "Write something first.",
+  "clan.confirm.wall_remove": "Remove this post from the wall?",
   "error.forbidden.origin": "This request did not come from this site, so it was refused.",
   "error.unauthorized.revoked": "You have logged out or your token was revoked: log in again to play.",
   "error.internal_error": "Something went wrong on the server. Please try again.",
