@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     )
     background = make_sessionmaker(background_engine)
 
+    from app.clans import month_close
     from app.gateway.budget import SocketBudget
     from app.gateway.spectators import SpectatorCounts
     from app.matches.chat import TableChat
@@ -74,16 +75,19 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await notices.start()
         await spectators.start()
         await presence.start()
-        ratings_task = None
+        ratings_task = month_close_task = None
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
             # background pool, woken by the "match finished" notice
             ratings_task = start_ratings(background, hub)
+            # the clan ladders' month close (app/clans/month_close.py), on the service's clock
+            month_close_task = month_close.start(background, settings, service.clock)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
+            await month_close.stop(month_close_task)
             if ratings_task is not None:
                 ratings_task.cancel()
                 await asyncio.gather(ratings_task, return_exceptions=True)

@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, NonNegativeInt, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,6 +116,15 @@ class Settings(BaseSettings):
     rank_master_points: int = Field(default=500, ge=1)
     rank_lord_points: int = Field(default=2000, ge=1)
     rank_leader_points: int = Field(default=5000, ge=1)
+    #: clan ladder points a month's gold, silver and bronze bring their clan in the next month
+    #: (``CLAN_TROPHY_BONUS='[300,200,100]'``; :mod:`app.clans.month_close`)
+    clan_trophy_bonus: tuple[NonNegativeInt, NonNegativeInt, NonNegativeInt] = (300, 200, 100)
+    #: player points each member of a gold, silver, bronze clan gets at the month's close
+    clan_trophy_member_points: tuple[NonNegativeInt, NonNegativeInt, NonNegativeInt] = (50, 30, 20)
+    #: how often the month-close job looks whether a month has ended (it also wakes at the turn)
+    clan_ladder_tick_seconds: float = Field(default=60.0, gt=0)
+    #: posts one player may write on clan walls
+    clan_wall_rate_limit: str = "5/minute;30/day"
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter
 
+from app.api.clan_ladder import router as clan_ladder_router
 from app.api.games import router as games_router
 from app.clans.routes import outside_router as clans_outside_router
 from app.clans.routes import router as clans_router
@@ -20,3 +21,4 @@ router.include_router(ratings_router)
 router.include_router(stream_router)
 router.include_router(clans_router)
 router.include_router(clans_outside_router)
+router.include_router(clan_ladder_router)

@@ -3,16 +3,20 @@ again): text through :mod:`app.validation`, a tag of 2-6 letters or digits, a co
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.clans.models import CLAN_NAME_MAX, CLAN_TAG_MAX, CLAN_TAG_MIN, DESCRIPTION_MAX
 from app.clans.regions import REGION_MAX, region_codes
+from app.clans.wall_models import WALL_POST_MAX
 from app.users.models import NAME_MAX
 from app.validation import Name, Text
 
 TAG_PATTERN = r"^[A-Za-z0-9]+$"
+#: the tags a clan may not take, any case (:data:`app.clans.service.RESERVED_TAGS`: ``/clans/ladder``)
+RESERVED_TAG_PATTERN = r"^[Ll][Aa][Dd][Dd][Ee][Rr]$"
 COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 
 ClanName = Annotated[Name, Field(min_length=2, max_length=CLAN_NAME_MAX)]
@@ -31,10 +35,17 @@ class ClanIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: ClanName
-    tag: ClanTag
+    tag: Annotated[ClanTag, Field(json_schema_extra={"not": {"pattern": RESERVED_TAG_PATTERN}})]
     region: RegionCode
     colour: Colour
     description: Description = ""
+
+    @field_validator("tag")
+    @classmethod
+    def _not_reserved(cls, tag: str) -> str:
+        if re.fullmatch(RESERVED_TAG_PATTERN, tag):
+            raise ValueError("this tag is reserved")
+        return tag
 
 
 class ClanUpdate(BaseModel):
@@ -62,3 +73,12 @@ class RoleIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Literal["officer", "member", "leader"]
+
+
+class WallPostIn(BaseModel):
+    """``POST /api/clans/{tag}/wall``: a post of 1-280 characters, not only spaces, no control
+    characters (no line breaks)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: Annotated[Text, Field(min_length=1, max_length=WALL_POST_MAX, pattern=r"\S")]

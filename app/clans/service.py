@@ -84,10 +84,14 @@ HISTORY_CODES = frozenset(
         "demoted",  # user
         "leader",  # user (the new leader), previous
         "disbanded",  # (nothing)
+        "trophy",  # place, region, month, score, bonus (the month close, app/clans/month_close.py)
+        "wall_removed",  # post_id, user: the post's author | null (app/clans/wall.py)
     }
 )
 
 TAG_RE = re.compile(r"^[A-Za-z0-9]{2,6}$")
+#: tags a clan may not take: pages live at ``/clans/<word>`` (``/clans/ladder``, app/web/clan_ladder.py)
+RESERVED_TAGS = frozenset({"ladder"})
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 P = ParamSpec("P")
@@ -264,6 +268,8 @@ async def found(
     name = _check_text("name", name, 2, CLAN_NAME_MAX)
     if not TAG_RE.fullmatch(tag):
         raise _bad("tag", "a tag is 2 to 6 letters or digits")
+    if tag.lower() in RESERVED_TAGS:
+        raise _bad("tag", f"the tag {tag!r} is reserved")
     region, colour = check_region(region), check_colour(colour)
     description = _check_text("description", description, 0, DESCRIPTION_MAX)
     user = await _actor(session, actor)

@@ -108,6 +108,8 @@ class LadderPoints(Base):
         UniqueConstraint("pool", "season", "user_id", name="uq_ladder_points_pool_season_user"),
         # a season's standings in order (most points, then wins, then the later account)
         Index("ix_ladder_points_standings", "pool", "season", "points", "wins", "user_id"),
+        # a month's points per player over every pool (the clan ladders, app/clans/ladder.py)
+        Index("ix_ladder_points_season_user", "season", "user_id", "points"),
     )
 
 

@@ -34,6 +34,7 @@ from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
 from app.matches.schemas import MatchId
 from app.users.deps import OptionalUser
+from app.web.clan_ladder import router as clan_ladder_pages
 from app.web.clans import router as clan_pages
 from app.web.games import declared_parts, game_data, game_title, web_parts
 from app.web.pages import login_redirect, not_found, render_page
@@ -235,6 +236,7 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
 
 
 router.include_router(ratings_pages)
+router.include_router(clan_ladder_pages)  # before /clans/{tag}: /clans/ladder
 router.include_router(clan_pages)
 
 for _web in declared_parts().values():

@@ -97,6 +97,10 @@ export const WORDS = {
   "error.not_found.rematch_offer": "There is no rematch offer to answer: it was declined or withdrawn.",
   "error.conflict.own_offer": "You have agreed to this rematch already.",
   "error.conflict.rematch_started": "The rematch has started already.",
+  // the clan wall (app/clans/wall.py)
+  "error.not_found.post": "That post is not on the wall (any more).",
+  "clan.wall.empty": "Write something first.",
+  "clan.confirm.wall_remove": "Remove this post from the wall?",
   "error.forbidden.origin": "This request did not come from this site, so it was refused.",
   "error.unauthorized.revoked": "You have logged out or your token was revoked: log in again to play.",
   "error.internal_error": "Something went wrong on the server. Please try again.",
