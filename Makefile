@@ -1,6 +1,6 @@
 # Tabletop Arena. `make run` serves on http://127.0.0.1:8000 (SQLite under var/); `make test` runs
-# everything this machine can run (PostgreSQL, Redis and Chromium cases skip locally when missing,
-# and fail in CI). Python 3.11+.
+# everything this machine can run (throwaway PostgreSQL and Redis when none answers, tests/throwaway.py;
+# what still cannot run is skipped and listed at the end; in CI all is required). Python 3.11+.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

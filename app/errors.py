@@ -94,7 +94,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_TOKENS = "too_many_tokens"
 
     # --- matches -------------------------------------------------------------------------------------
-    #: unsupported game, options, player count or computer seats
+    #: unsupported game, options (the clock's included: ``turn_seconds``, ``clock``, ``bank_seconds``,
+    #: ``increment_seconds``), player count or computer seats
     BAD_OPTIONS = "bad_options"
     #: the player already has the most waiting matches allowed (``limit``)
     TOO_MANY_MATCHES = "too_many_matches"

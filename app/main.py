@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.middleware.sessions import SessionMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -22,6 +23,9 @@ from app.logging import configure_logging
 from app.matches.clock import Clock
 from app.runtime import tune_gc
 from app.settings import ROOT, Settings, get_settings
+
+#: where the API docs page's Swagger UI files are served (from the fastapi-offline package)
+DOCS_ASSETS = "/docs/assets"
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None, start_workers: bool = True) -> FastAPI:
@@ -100,7 +104,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             await engine.dispose()
             await background_engine.dispose()
 
-    app = FastAPI(
+    # the API docs page at /docs draws with Swagger UI served by this server, not a CDN, so it
+    # works offline: fastapi-offline ships Swagger UI's files and serves them under DOCS_ASSETS
+    app = FastAPIOffline(
         title="Tabletop Arena",
         description="The public API of Tabletop Arena: accounts and tokens, games, matches (and their "
         'HTTP twin of the websocket `act`), decks. Errors are `{"error": {"code", "message", '
@@ -108,6 +114,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         version="0.1.0",
         lifespan=lifespan,
         docs_url="/docs",
+        redoc_url=None,
+        static_url=DOCS_ASSETS,
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings

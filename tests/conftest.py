@@ -1,8 +1,16 @@
 """Shared fixtures: an app per test on SQLite and on PostgreSQL.
 
-PostgreSQL runs wherever it is reachable at ``TEST_POSTGRES_URL`` (default: the local server); in
-CI (``CI=true``) a missing server fails the PostgreSQL cases instead of skipping them. Redis and
-Chromium follow the same rule (see :func:`require_service`).
+Where the services are: PostgreSQL at ``TEST_POSTGRES_ADMIN_URL`` (default: the local server at
+127.0.0.1:5432, user ``postgres``), Redis at ``TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379``).
+Tests ask :func:`require_postgres` and :func:`require_redis` for them. When one does not answer:
+
+- in CI (``CI=true``) the tests that need it fail (the running servers are required);
+- elsewhere the session starts a throwaway server from the installed binaries
+  (:mod:`tests.throwaway`), once, on first need, and stops it at the end; when that is impossible
+  (nothing installed) the tests that need it are skipped.
+
+Chromium follows the CI rule too (``tests/browser/conftest.py``). Whatever was skipped, and any
+throwaway server used, is summed up in one line at the end of the run (:func:`pytest_terminal_summary`).
 """
 
 from __future__ import annotations
@@ -10,18 +18,29 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+from collections import Counter
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.settings import Settings
+from tests.throwaway import Throwaway, ThrowawayError, answers
 
+#: the configured PostgreSQL (its ``postgres`` database); the one the tests use is
+#: :func:`require_postgres`'s (a throwaway server when this one does not answer)
 PG_ADMIN_URL = os.environ.get("TEST_POSTGRES_ADMIN_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
+#: the configured Redis, without a database number
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379").rstrip("/")
 PG_DB = f"arena_test_{os.getpid()}"
-PG_URL = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + PG_DB
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+#: this session's throwaway servers (started on first need, stopped in :func:`pytest_unconfigure`)
+THROWAWAY = Throwaway()
+#: the URL each service resolved to, or why it is missing (one look per session)
+_resolved: dict[str, str | pytest.skip.Exception] = {}
 
 
 def require_service(name: str, host: str, port: int) -> None:
@@ -32,6 +51,83 @@ def require_service(name: str, host: str, port: int) -> None:
         if IN_CI:
             pytest.fail(f"{name} is required in CI but {host}:{port} does not answer")
         pytest.skip(f"{name} not running at {host}:{port}")
+
+
+def _resolve(name: str, configured: str, start) -> str:
+    """``configured`` when its server answers; else, outside CI, a throwaway one (``start()``).
+
+    :raises: fails the test in CI, skips it when no throwaway server can be started.
+    """
+    if name not in _resolved:
+        parts = urlsplit(configured.replace("+asyncpg", ""))
+        host, port = parts.hostname or "127.0.0.1", parts.port or (5432 if name == "PostgreSQL" else 6379)
+        if answers(host, port):
+            _resolved[name] = configured
+        elif IN_CI:
+            pytest.fail(f"{name} is required in CI but {host}:{port} does not answer")
+        else:
+            try:
+                _resolved[name] = start()
+            except ThrowawayError as exc:
+                _resolved[name] = pytest.skip.Exception(
+                    f"{name} not running at {host}:{port}, and no throwaway server: {exc}"
+                )
+    found = _resolved[name]
+    if isinstance(found, pytest.skip.Exception):
+        raise found
+    return found
+
+
+def require_postgres() -> str:
+    """The admin URL (database ``postgres``) of the PostgreSQL the tests use: the configured one,
+    or a throwaway one (see the module docstring). Skips or fails the calling test when there is none."""
+    return _resolve("PostgreSQL", PG_ADMIN_URL, THROWAWAY.postgres)
+
+
+def require_redis(db: int = 0) -> str:
+    """The URL of database ``db`` of the Redis the tests use (``redis://host:port/db``): the
+    configured one, or a throwaway one. Skips or fails the calling test when there is none."""
+    return f"{_resolve('Redis', REDIS_URL, THROWAWAY.redis)}/{db}"
+
+
+def postgres_url(database: str) -> str:
+    """The URL of ``database`` on the PostgreSQL the tests use (:func:`require_postgres`)."""
+    return require_postgres().rsplit("/", 1)[0] + "/" + database
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the throwaway servers, if any ran."""
+    THROWAWAY.stop()
+
+
+#: what a skip's reason says -> how the summary counts it
+_SKIP_KINDS = (
+    (("chromium", "playwright"), "browser tests (no Chromium)"),
+    (("postgresql",), "PostgreSQL tests (no server)"),
+    (("redis",), "Redis tests (no server)"),
+)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """One line at the end: what was skipped, by kind ("skipped: 12 browser tests (no Chromium),
+    2 other (<first reason>)"); and the throwaway servers used, if any."""
+    kinds: Counter[str] = Counter()
+    other: list[str] = []
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = str(longrepr[2] if isinstance(longrepr, tuple) else longrepr).removeprefix("Skipped: ")
+        kind = next((k for words, k in _SKIP_KINDS if any(w in reason.lower() for w in words)), None)
+        if kind is None:
+            other.append(reason)
+        else:
+            kinds[kind] += 1
+    parts = [f"{n} {kind}" for kind, n in kinds.items()]
+    if other:
+        parts.append(f"{len(other)} other ({other[0]}{'; ...' if len(set(other)) > 1 else ''})")
+    if parts:
+        terminalreporter.write_line("skipped: " + ", ".join(parts))
+    if THROWAWAY.notes:
+        terminalreporter.write_line("throwaway servers: " + ", ".join(THROWAWAY.notes))
 
 
 def run(coro):
@@ -49,26 +145,26 @@ async def _create_schema(url: str) -> None:
     await engine.dispose()
 
 
-async def _pg_create_database() -> None:
-    engine = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+async def _pg_create_database(admin_url: str) -> None:
+    engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
     async with engine.connect() as conn:
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)'))
         await conn.execute(text(f'CREATE DATABASE "{PG_DB}"'))
     await engine.dispose()
-    await _create_schema(PG_URL)
+    await _create_schema(postgres_url(PG_DB))
 
 
-async def _pg_drop_database() -> None:
-    engine = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+async def _pg_drop_database(admin_url: str) -> None:
+    engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
     async with engine.connect() as conn:
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)'))
     await engine.dispose()
 
 
-async def _pg_truncate() -> None:
+async def _pg_truncate(url: str) -> None:
     from app.db.models import metadata
 
-    engine = create_async_engine(PG_URL)
+    engine = create_async_engine(url)
     async with engine.begin() as conn:
         names = ", ".join(f'"{t.name}"' for t in metadata.sorted_tables)
         await conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
@@ -78,10 +174,10 @@ async def _pg_truncate() -> None:
 @pytest.fixture(scope="session")
 def pg_database() -> Iterator[str]:
     """A fresh PostgreSQL database for this test session, dropped at the end."""
-    require_service("PostgreSQL", "127.0.0.1", 5432)
-    run(_pg_create_database())
-    yield PG_URL
-    run(_pg_drop_database())
+    admin = require_postgres()
+    run(_pg_create_database(admin))
+    yield postgres_url(PG_DB)
+    run(_pg_drop_database(admin))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -92,7 +188,7 @@ def db_url(request, tmp_path) -> str:
         run(_create_schema(url))
         return url
     url = request.getfixturevalue("pg_database")
-    run(_pg_truncate())
+    run(_pg_truncate(url))
     return url
 
 

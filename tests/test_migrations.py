@@ -9,7 +9,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.settings import ROOT
-from tests.conftest import PG_ADMIN_URL, require_service, run
+from tests.conftest import postgres_url, require_postgres, run
 
 
 def _config(url: str) -> Config:
@@ -33,11 +33,11 @@ def test_migrations_sqlite(tmp_path):
 
 @pytest.mark.postgres
 def test_migrations_postgres():
-    require_service("PostgreSQL", "127.0.0.1", 5432)
+    admin_url = require_postgres()
     name = "arena_migrations_test"
 
     async def recreate(drop_only: bool = False) -> None:
-        engine = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
         async with engine.connect() as conn:
             await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             if not drop_only:
@@ -46,6 +46,6 @@ def test_migrations_postgres():
 
     run(recreate())
     try:
-        _upgrade_check_downgrade(PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name)
+        _upgrade_check_downgrade(postgres_url(name))
     finally:
         run(recreate(drop_only=True))

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from app.ratelimit import RateLimiter
-from tests.conftest import make_settings, require_service
+from tests.conftest import make_settings, require_redis
 
 
 def test_hit_until_the_limit_then_refuse():
@@ -58,10 +58,10 @@ def test_from_settings_uses_memory_without_redis(sqlite_url):
 
 @pytest.mark.redis
 def test_redis_storage_is_shared_between_limiters():
-    require_service("Redis", "127.0.0.1", 6379)
+    url = require_redis(0)
     ns = f"test-{uuid.uuid4().hex}"
-    a = RateLimiter("2/minute", storage_url="redis://127.0.0.1:6379/0", namespace=ns)
-    b = RateLimiter("2/minute", storage_url="redis://127.0.0.1:6379/0", namespace=ns)  # "another process"
+    a = RateLimiter("2/minute", storage_url=url, namespace=ns)
+    b = RateLimiter("2/minute", storage_url=url, namespace=ns)  # "another process"
     assert not a.is_local
     try:
         assert a.hit("k")

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from tests.conftest import make_settings, require_service
+from tests.conftest import make_settings, require_redis
 from tests.service.test_gateway import _match, _recv, _user
 
 POLICY_VIOLATION = 1008
@@ -75,12 +75,12 @@ def test_logging_out_closes_the_sockets_of_that_session(sqlite_url):
 def test_revocation_reaches_sockets_on_another_process(tmp_path):
     """Two app instances (two event loops, as two processes would have) on one database and one
     Redis: a token revoked through the first closes the socket opened on the second."""
-    require_service("Redis", "127.0.0.1", 6379)
+    redis_url = require_redis(0)
     from tests.conftest import _create_schema, run
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
     run(_create_schema(url))
-    settings = make_settings(url, redis_url="redis://127.0.0.1:6379/0")
+    settings = make_settings(url, redis_url=redis_url)
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         a, b = _user(one, "alice"), _user(one, "bobby")
         match_id = _match(one, a, b)

@@ -20,7 +20,8 @@ exact where the models alone cannot:
 - **Games.** The game id is an enum of the registered games wherever a request names one, and
   ``POST /api/matches`` is one schema per game (``oneOf`` on ``game``): its player count, seats,
   computer levels and its own options (:meth:`app.games.core.base.BaseRules.options_schema`)
-  beside the service's (``turn_seconds``, ``spectators``, ``rated``).
+  beside the service's (the clock: ``clock``, ``turn_seconds``, ``bank_seconds``,
+  ``increment_seconds``; ``spectators``, ``rated``).
 - **Credentials.** ``bearer`` (``Authorization: Bearer <token>``) and ``session`` (the browser's
   cookie) security schemes, required by every operation that needs a user.
 
@@ -189,17 +190,36 @@ def deck_games() -> dict[str, dict[str, Any]]:
 
 def service_options_schema() -> dict[str, Any]:
     """The JSON Schema of the options the match service reads (:data:`app.matches.write.SERVICE_OPTIONS`)."""
-    from app.matches.service import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+    from app.matches import time_control as tc
 
     turn = {
-        "description": "seconds per turn; 0 = untimed (only without computer seats)",
+        "description": "seconds per turn of the per-turn clock; 0 = untimed (only without computer seats)",
         "anyOf": [
             {"type": "integer", "const": 0},
-            {"type": "integer", "minimum": MIN_TURN_SECONDS, "maximum": MAX_TURN_SECONDS},
+            {"type": "integer", "minimum": tc.MIN_TURN_SECONDS, "maximum": tc.MAX_TURN_SECONDS},
         ],
     }
     return {
+        "clock": {
+            "type": "string",
+            "enum": list(tc.CLOCKS),
+            "description": "`turn` (default): `turn_seconds` per turn; `bank`: a time bank of `bank_seconds` per "
+            "seat plus `increment_seconds` after each of its actions",
+        },
         "turn_seconds": turn,
+        "bank_seconds": {
+            "type": "integer",
+            "minimum": tc.MIN_BANK_SECONDS,
+            "maximum": tc.MAX_BANK_SECONDS,
+            "description": f"each seat's starting time bank (clock `bank` only; default {tc.DEFAULT_BANK_SECONDS})",
+        },
+        "increment_seconds": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": tc.MAX_INCREMENT_SECONDS,
+            "description": "seconds added to a seat's bank after each of its actions (clock `bank` only; "
+            f"default {tc.DEFAULT_INCREMENT_SECONDS})",
+        },
         "spectators": {"type": "boolean", "description": "whether anybody may watch"},
         "rated": {
             "type": "boolean",

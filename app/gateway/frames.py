@@ -39,12 +39,18 @@ from app.errors import DomainError, ErrorCode
 
 
 class ClockInfo(TypedDict):
-    """A snapshot's ``clock``: ``turn_seconds`` of the match (0: untimed), ``remaining_ms`` left per
-    seat that has a deadline (keys are seat numbers as strings), the seats that are ``away``."""
+    """A snapshot's ``clock``: which ``clock`` (``turn`` or ``bank``), ``turn_seconds`` of a
+    per-turn match (0: untimed), ``remaining_ms`` left per seat that has a deadline (keys are seat
+    numbers as strings), the seats that are ``away``; a time bank's ``bank_seconds``,
+    ``increment_seconds`` and every person's seat's ``bank_ms`` (:func:`app.matches.views.clock_info`)."""
 
+    clock: str
     turn_seconds: int
     remaining_ms: dict[str, int]
     away: list[int]
+    bank_seconds: NotRequired[int]
+    increment_seconds: NotRequired[int]
+    bank_ms: NotRequired[dict[str, int]]
 
 
 class SnapshotFrame(TypedDict):

@@ -80,6 +80,8 @@ class SeatInfo:
     resigned: bool
     result: str | None
     deadline_at: datetime | None
+    #: a time bank match's stopped bank (``match_seats.bank_ms``)
+    bank_ms: int | None = None
 
 
 class LiveMatch:
@@ -144,6 +146,7 @@ class LiveMatch:
                 s.resigned,
                 s.result,
                 s.deadline_at,
+                s.bank_ms,
             )
             for s in m.seats
         )

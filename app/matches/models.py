@@ -75,7 +75,10 @@ class MatchSeat(Base):
     (DESIGN.md section 3): after two timeouts in a row the seat is away and the computer plays it
     at once until the player acts or says "I'm back". ``resigned``: the player gave up and the
     game went on without them (:meth:`Rules.resign` returned ``None``); the computer plays the seat
-    at once to the end, and the seat's final result is the player's.
+    at once to the end, and the seat's final result is the player's. ``bank_ms``: a time bank
+    match's (``options.clock == "bank"``) bank of this seat in milliseconds when its clock last
+    stopped (null: never stopped, the full ``bank_seconds``); while the clock runs the bank is
+    ``deadline_at - now`` (:mod:`app.matches.time_control`). Null in a per-turn match.
     """
 
     __tablename__ = "match_seats"
@@ -92,6 +95,7 @@ class MatchSeat(Base):
     resigned: Mapped[bool] = mapped_column(default=False, server_default=false())
     result: Mapped[str | None] = mapped_column(String(8))
     score: Mapped[float | None]
+    bank_ms: Mapped[int | None]
 
     match: Mapped[Match] = relationship(back_populates="seats")
     user = relationship("User", lazy="selectin")

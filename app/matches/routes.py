@@ -47,7 +47,11 @@ def _rematches(request: Request) -> Rematches:
     openapi_extra=errors("bad_options", "too_many_matches", "stale_version", unstated=["bad_options"]),
 )
 async def create_match(body: CreateMatch, request: Request, user: CurrentUser) -> dict[str, Any]:
-    """Create a match; you take a seat, computer seats are filled at once; it starts when full."""
+    """Create a match; you take a seat, computer seats are filled at once; it starts when full.
+
+    The clock: `turn_seconds` per turn (the default clock), or a time bank (`"clock": "bank"`,
+    `bank_seconds` and `increment_seconds`). A time bank takes no `turn_seconds`, the per-turn
+    clock no bank options, and a match with computer seats is timed (`bad_options` otherwise)."""
     return await _service(request).create_match(
         user.id,
         body.game,

@@ -48,9 +48,10 @@ class ComputerSeat(BaseModel):
 
 
 class CreateMatch(BaseModel):
-    """``POST /api/matches``. ``options`` holds ``turn_seconds`` (0 = untimed, only without computer
-    seats), ``spectators``, ``rated`` (true: a rated match) and the game's own options (``variant``
-    where the game has variants)."""
+    """``POST /api/matches``. ``options`` holds the clock (``turn_seconds``, 0 = untimed, only
+    without computer seats; or ``clock: "bank"`` with ``bank_seconds`` and ``increment_seconds``:
+    :mod:`app.matches.time_control`), ``spectators``, ``rated`` (true: a rated match) and the game's
+    own options (``variant`` where the game has variants)."""
 
     game: str = Field(min_length=1, max_length=40)
     options: Annotated[dict[str, Any], AfterValidator(integral_floats)] = Field(default_factory=dict)

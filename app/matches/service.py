@@ -59,15 +59,13 @@ from app.matches.store import (
     store_in_one_statement,
 )
 from app.matches.sweeper import ComputerSeats
+from app.matches.time_control import normalize_time_control
 from app.matches.views import seat_of
 from app.matches.write import SERVICE_OPTIONS, AnyMatch, WriteContext, game_options
 from app.settings import Settings
 from app.users.service import lock_user
 
 log = get_logger(__name__)
-
-MIN_TURN_SECONDS = 2
-MAX_TURN_SECONDS = 7 * 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +189,11 @@ class MatchService(ComputerSeats, MatchReads):
 
         The match starts at once when every seat is held.
 
-        :param options: service options (``turn_seconds``: 0 for untimed, only without computer
-            seats; ``spectators``; ``rated``: true makes the match's origin ``rated``) and the
-            game's own options (``variant`` picks a variant's rules where the game has variants).
+        :param options: service options (the clock: ``turn_seconds``, 0 for untimed, only without
+            computer seats; or ``clock: "bank"`` with ``bank_seconds`` and ``increment_seconds``,
+            see :func:`~app.matches.time_control.normalize_time_control`; ``spectators``;
+            ``rated``: true makes the match's origin ``rated``) and the game's own options
+            (``variant`` picks a variant's rules where the game has variants).
         :returns: the public match info (:func:`app.matches.views.match_info`).
         :raises DomainError: ``bad_options`` for an unknown game, option, level, seat or count.
         """
@@ -268,17 +268,11 @@ class MatchService(ComputerSeats, MatchReads):
     def _normalize_options(self, rules: Any, options: Mapping[str, Any], has_bots: bool) -> dict[str, Any]:
         service = {k: options[k] for k in SERVICE_OPTIONS if k in options}
         game_opts = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS}
-        turn = service.get("turn_seconds", getattr(rules, "default_turn_seconds", SERVICE_OPTIONS["turn_seconds"]))
-        if (
-            isinstance(turn, bool)
-            or not isinstance(turn, int)
-            or not (turn == 0 or MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS)
-        ):
-            raise DomainError(
-                "bad_options", f"turn_seconds must be 0 (untimed) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
-            )
-        if turn == 0 and has_bots:
-            raise DomainError("bad_options", "a match with computer seats must be timed (turn_seconds > 0)")
+        clock = normalize_time_control(
+            service,
+            default_turn=getattr(rules, "default_turn_seconds", SERVICE_OPTIONS["turn_seconds"]),
+            has_bots=has_bots,
+        )
         flags: dict[str, bool] = {}
         for name in ("spectators", "rated"):
             flags[name] = service.get(name, SERVICE_OPTIONS[name])
@@ -288,7 +282,7 @@ class MatchService(ComputerSeats, MatchReads):
             game_opts = rules.normalize_options(game_opts)
         except GameError as exc:
             raise DomainError("bad_options", str(exc)) from None
-        return {**game_opts, "turn_seconds": turn, **flags}
+        return {**game_opts, **clock, **flags}
 
     async def join(
         self, match_id: int, user_id: int, *, is_bot: bool = False, accept_rated: bool = False

@@ -75,6 +75,7 @@ class SeatRecord:
     resigned: bool
     result: str | None
     score: float | None
+    bank_ms: int | None
     user: UserRef | None
 
 
@@ -376,6 +377,7 @@ def _one_statement_sql(with_seats: bool) -> str:
             "resigned": "boolean",
             "result": "varchar",
             "score": "float8",
+            "bank_ms": "integer",
         }
         columns = ("seat", *SEAT_WRITTEN)
         arrays = ", ".join(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.games.core import Event
 from app.matches.models import ACTIVE, FINISHED, Match, MatchEvent, MatchResult
+from app.matches.time_control import TimeControl
 
 if TYPE_CHECKING:
     from app.matches.store import MatchRecord
@@ -30,24 +31,43 @@ def seat_of(m: Match | MatchRecord, user_id: int | None) -> int | None:
 
 
 def clock_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
-    """``{"turn_seconds", "remaining_ms": {seat: ms}, "away": [seats]}``: milliseconds left for
-    every person's seat that has a deadline (not computer seats, not resigned ones), computed on
-    the server so a client's own clock never matters."""
+    """The match's clocks, computed on the server so a client's own clock never matters:
+    ``{"clock": "turn" | "bank", "turn_seconds", "remaining_ms": {seat: ms}, "away": [seats]}``,
+    and for a time bank ``"bank_seconds"``, ``"increment_seconds"`` and ``"bank_ms": {seat: ms}``.
+
+    ``remaining_ms``: milliseconds left for every person's seat that has a deadline (not computer
+    seats, not resigned ones); under a time bank that is the running bank. ``bank_ms``: every
+    person's seat's bank (the running one, or the one it stopped at); keys are seat numbers as
+    strings."""
     return clock_of(m.status, m.options, m.seats, now)
 
 
 def clock_of(status: str, options: Mapping[str, Any], seats: Iterable[Any], now: datetime) -> dict[str, Any]:
     """:func:`clock_info` from a match's ``status``, ``options`` and seats (``match_seats`` rows
     or :class:`~app.matches.live.SeatInfo`: ``seat``, ``deadline_at``, ``bot_level``,
-    ``resigned``, ``away``)."""
+    ``resigned``, ``away``, ``bank_ms``)."""
+    tc = TimeControl.of(options)
     remaining = {}
+    banks = {}
     away = []
     for s in seats:
-        if status == ACTIVE and s.deadline_at is not None and not s.bot_level and not s.resigned:
-            remaining[str(s.seat)] = max(0, int((s.deadline_at - now).total_seconds() * 1000))
+        person = status == ACTIVE and not s.bot_level and not s.resigned
+        if person and s.deadline_at is not None:
+            remaining[str(s.seat)] = tc.running_left(s.deadline_at, now)
+        if person and tc.is_bank:
+            running = s.deadline_at is not None and not s.away
+            banks[str(s.seat)] = tc.running_left(s.deadline_at, now) if running else tc.bank_of(s.bank_ms)
         if s.away:
             away.append(s.seat)
-    return {"turn_seconds": options.get("turn_seconds", 0), "remaining_ms": remaining, "away": away}
+    info: dict[str, Any] = {
+        "clock": tc.clock,
+        "turn_seconds": options.get("turn_seconds", 0),
+        "remaining_ms": remaining,
+        "away": away,
+    }
+    if tc.is_bank:
+        info.update(bank_seconds=tc.bank_seconds, increment_seconds=tc.increment_seconds, bank_ms=banks)
+    return info
 
 
 def seats_info(

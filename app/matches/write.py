@@ -23,14 +23,16 @@ from app.games.core.registry import AnyRules
 from app.matches.models import ABORTED, ACTIVE, FINISHED, Match, MatchEvent, MatchResult
 from app.matches.results import result_rows
 from app.matches.store import AnyEvent, EventRecord, MatchRecord
+from app.matches.time_control import TIME_OPTIONS, TimeControl
 from app.settings import Settings
 
 if TYPE_CHECKING:
     from app.matches.live import LiveMatch
 
 #: options handled by the service itself, with defaults; every other key goes to the game's
-#: ``normalize_options``. ``rated``: the creator asks for a rated match (``matches.origin``).
-SERVICE_OPTIONS = {"turn_seconds": 60, "spectators": True, "rated": False}
+#: ``normalize_options``. ``rated``: the creator asks for a rated match (``matches.origin``); the
+#: clock's options are :data:`app.matches.time_control.TIME_OPTIONS`.
+SERVICE_OPTIONS = {**TIME_OPTIONS, "spectators": True, "rated": False}
 #: input kinds that carry an engine action (replayed by :func:`replay_rows`)
 ACTION_KINDS = frozenset({"action", "chance", "timeout", "bot"})
 
@@ -121,6 +123,21 @@ class WriteContext:
         #: an end decided outside the engine's ``outcome`` (a resignation that ends the game, as
         #: ``rules.resign`` says; abandonment)
         self.forced_outcome: Outcome | None = None
+        self.time_control = TimeControl.of(m.options)
+        #: seats that acted in this write (their time bank stops: see :meth:`_set_bank_deadlines`)
+        self.acted: set[int] = set()
+        #: the deadline of each seat whose time bank was running when this write began
+        self.bank_running: dict[int, datetime] = self._running_banks() if self.time_control.is_bank else {}
+
+    def _clock_runs(self, ms: Any) -> bool:
+        """Whether seat ``ms``'s own clock runs now: a person's seat (not away, not resigned) of an
+        active match that must act and has not chosen yet."""
+        if self.state is None or self.m.status != ACTIVE or ms.bot_level or ms.away or ms.resigned:
+            return False
+        return ms.seat in self.rules.to_act(self.state) and ms.seat not in self.pending
+
+    def _running_banks(self) -> dict[int, datetime]:
+        return {ms.seat: ms.deadline_at for ms in self.m.seats if ms.deadline_at is not None and self._clock_runs(ms)}
 
     @property
     def changed(self) -> bool:
@@ -203,6 +220,7 @@ class WriteContext:
         except GameError as exc:
             raise DomainError(exc.code, str(exc)) from None
         self.record(seat, kind, action, visible_to, step.events)
+        self.acted.add(seat)
         version = self.m.version
         self.state, self.pending = step.state, step.pending
         self.state_changed |= step.applied
@@ -277,6 +295,9 @@ class WriteContext:
 
     def _set_deadlines(self) -> None:
         m = self.m
+        if self.time_control.is_bank:
+            self._set_bank_deadlines()
+            return
         turn = timedelta(seconds=m.options.get("turn_seconds", 0))
         delay = timedelta(seconds=self.settings.bot_delay_seconds)
         to_act = self.rules.to_act(self.state) if (self.state is not None and m.status == ACTIVE) else frozenset()
@@ -289,6 +310,37 @@ class WriteContext:
                 ms.deadline_at = self.now + turn
             elif not turn:
                 ms.deadline_at = None
+        deadlines = [ms.deadline_at for ms in m.seats if ms.deadline_at is not None]
+        m.deadline_at = min(deadlines) if deadlines else None
+        self.next_deadline = m.deadline_at
+
+    def _set_bank_deadlines(self) -> None:
+        """Every seat's deadline under a time bank (:mod:`app.matches.time_control`).
+
+        A seat whose bank was running stops when it acted in this write, no longer must act, or
+        is no longer a person's clock (away, resigned): its new bank, the time left plus the
+        increment, is stored in ``bank_ms``. A seat whose clock runs after this write keeps its
+        deadline if it was running and did not stop, else starts from its bank now. Seats the
+        computer plays are due after the bot delay.
+        """
+        m, tc = self.m, self.time_control
+        delay = timedelta(seconds=self.settings.bot_delay_seconds)
+        to_act = self.rules.to_act(self.state) if (self.state is not None and m.status == ACTIVE) else frozenset()
+        for ms in m.seats:
+            runs = self._clock_runs(ms)
+            was = self.bank_running.get(ms.seat)
+            stopped = was is not None and (ms.seat in self.acted or not runs)
+            if stopped:
+                assert was is not None
+                ms.bank_ms = tc.after_turn(was, self.now)
+            if ms.seat not in to_act or ms.seat in self.pending:
+                ms.deadline_at = None
+            elif not runs:  # the computer plays it: a computer seat, away or resigned
+                ms.deadline_at = self.now + delay
+            elif was is not None and not stopped:
+                ms.deadline_at = was
+            else:
+                ms.deadline_at = tc.deadline(self.now, tc.bank_of(ms.bank_ms))
         deadlines = [ms.deadline_at for ms in m.seats if ms.deadline_at is not None]
         m.deadline_at = min(deadlines) if deadlines else None
         self.next_deadline = m.deadline_at

@@ -33,6 +33,7 @@ from app.api.games import game_info
 from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
 from app.matches.schemas import MatchId
+from app.matches.time_control import DEFAULT_BANK_SECONDS, DEFAULT_INCREMENT_SECONDS
 from app.users.deps import OptionalUser
 from app.web.clan_ladder import router as clan_ladder_pages
 from app.web.clans import router as clan_pages
@@ -44,6 +45,9 @@ router = APIRouter(include_in_schema=False)
 
 #: turn times the lobby offers, in seconds (0 = untimed, only against a person)
 TURN_CHOICES = (30, 60, 120, 0)
+#: a time bank's base and increment (seconds) the lobby offers (app/matches/time_control.py)
+BANK_CHOICES = (10, 30, 60, 180, 300, 600, 900, 1800, 3600, 86400, 3 * 86400)
+INCREMENT_CHOICES = (0, 1, 2, 3, 5, 10, 15, 30, 60, 3600)
 
 
 def safe_next(value: str | None, default: str = "/lobby") -> str:
@@ -107,7 +111,18 @@ async def login(request: Request, user: OptionalUser, next: str | None = None) -
 @router.get("/lobby", response_class=HTMLResponse)
 async def lobby(request: Request, user: OptionalUser) -> Response:
     """The lobby; read only for a visitor (the lists, a sign-up prompt instead of create and join)."""
-    return render_page(request, "lobby.html", user, title="Lobby", games=_games(), turn_choices=TURN_CHOICES)
+    return render_page(
+        request,
+        "lobby.html",
+        user,
+        title="Lobby",
+        games=_games(),
+        turn_choices=TURN_CHOICES,
+        bank_choices=BANK_CHOICES,
+        increment_choices=INCREMENT_CHOICES,
+        default_bank=DEFAULT_BANK_SECONDS,
+        default_increment=DEFAULT_INCREMENT_SECONDS,
+    )
 
 
 async def _match_info(request: Request, match_id: int) -> dict[str, Any] | None:

@@ -116,8 +116,23 @@ export async function loadGameData(game) {
 /** A turn time as the lobby shows it: "untimed" / "30 s per turn" / "2 min per turn" (a clock per turn, not the match's length). */
 export function formatTurn(seconds) {
   if (!seconds) return "untimed";
-  if (seconds % 60 === 0) return `${seconds / 60} min per turn`;
-  return `${seconds} s per turn`;
+  return `${formatDuration(seconds)} per turn`;
+}
+
+/** A number of seconds in the largest whole unit: "45 s", "2 min", "1 h", "3 days" ("90 s" stays in seconds). */
+export function formatDuration(seconds) {
+  if (seconds >= 86400 && seconds % 86400 === 0) return seconds === 86400 ? "1 day" : `${seconds / 86400} days`;
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** A match's clock from its options as the lobby shows it: "2 min per turn", "untimed", or a time
+ * bank's "10 min + 5 s" (base per seat + increment per move; app/matches/time_control.py). */
+export function formatTimeControl(options) {
+  const o = options || {};
+  if (o.clock === "bank") return `${formatDuration(o.bank_seconds)} + ${formatDuration(o.increment_seconds || 0)}`;
+  return formatTurn(o.turn_seconds);
 }
 
 /** A player's name linking to their profile (/users/<name>), a bot account's with the "BOT" mark: `user`

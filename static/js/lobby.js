@@ -14,7 +14,7 @@
 // Cancelling your waiting match asks first, in the page ("Cancel this match?" Yes / No), and the
 // question survives the lists' refresh. A visitor who is not logged in sees the lists read only:
 // no form, no "Your matches", and "Sign up to join" instead of Join (templates/lobby.html).
-import { api, el, formatTurn, levelName, pageData, playerLink, showError } from "/static/js/api.js";
+import { api, el, formatTimeControl, levelName, pageData, playerLink, showError } from "/static/js/api.js";
 import { errorText, say } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
@@ -33,7 +33,12 @@ const seatChoices = document.getElementById("seat-choices");
 const teamsLabel = document.getElementById("teams-label");
 const teamsSelect = document.getElementById("create-teams");
 const teamPlan = document.getElementById("team-plan");
+const clockSelect = document.getElementById("create-clock");
+const turnLabel = document.getElementById("turn-label");
 const turnSelect = document.getElementById("create-turn");
+const bankBox = document.getElementById("bank-choice");
+const bankSelect = document.getElementById("create-bank");
+const incrementSelect = document.getElementById("create-increment");
 const turnHint = document.getElementById("turn-hint");
 const optionsBox = document.getElementById("game-options");
 const ratedBox = document.getElementById("create-rated");
@@ -181,14 +186,23 @@ function updateForm() {
   seatChoices.hidden = opponent() !== "custom";
   drawSeatChoices();
   drawTeamPlan();
-  // untimed only against people: the computer must be able to take over a seat
+  // the clock: per turn, or a time bank (base + increment); untimed only against people: the
+  // computer must be able to take over a seat
+  const bank = clockSelect.value === "bank";
+  turnLabel.hidden = bank;
+  bankBox.hidden = !bank;
   const computer = hasComputer();
   const untimed = turnSelect.querySelector('option[value="0"]');
   untimed.disabled = untimed.hidden = computer;
   if (computer && turnSelect.value === "0") turnSelect.value = "60";
-  turnHint.textContent = turnSelect.value === "0"
-    ? "No clock: take all the time you need."
-    : "When your time runs out, the computer plays your move.";
+  if (bank) {
+    turnHint.textContent = `Each player has ${formatTimeControl(clockOptions())}: the bank runs down while it is `
+      + "your turn and each of your moves adds the increment. When your bank runs out, the computer plays your move.";
+  } else {
+    turnHint.textContent = turnSelect.value === "0"
+      ? "No clock: take all the time you need."
+      : "When your time runs out, the computer plays your move.";
+  }
 }
 
 async function loadGame(id) {
@@ -266,11 +280,15 @@ gameSelect?.addEventListener("change", async () => {
   renderGameOptions();
 });
 
+/** The clock's options the form describes: {turn_seconds} or {clock: "bank", bank_seconds, increment_seconds}. */
+function clockOptions() {
+  if (clockSelect.value !== "bank") return { turn_seconds: Number(turnSelect.value) };
+  return { clock: "bank", bank_seconds: Number(bankSelect.value), increment_seconds: Number(incrementSelect.value) };
+}
+
 /** The POST /api/matches body the form describes. */
 function createBody() {
-  const body = {
-    game: gameSelect.value, players: players(), seat: mySeat(), options: { turn_seconds: Number(turnSelect.value) },
-  };
+  const body = { game: gameSelect.value, players: players(), seat: mySeat(), options: clockOptions() };
   for (const input of optionsBox.querySelectorAll("[data-option]")) {
     const value = optionValue(input);
     if (input.disabled || value === null || JSON.stringify(value) === input.dataset.default) continue;
@@ -307,6 +325,8 @@ form?.addEventListener("submit", async (event) => {
 /** How the service's own options read in a match list; a game's own options read as its web parts
  * declare them (option_tags, app/web/games/<game>.py). */
 const SERVICE_TAGS = { spectators: { values: { true: "spectators allowed", false: "no spectators" } } };
+/** The clock's options: a listed match shows them as one text (formatTimeControl), not as tags. */
+const CLOCK_OPTIONS = new Set(["clock", "turn_seconds", "bank_seconds", "increment_seconds"]);
 
 /** The text of option `key` = `value` by its tag spec ("first to {value}" or {values, else}); an
  * option without a spec reads "key: value". */
@@ -331,7 +351,7 @@ function optionDifferences(match) {
   const rank = (key) => (first.includes(key) ? first.indexOf(key) : first.length);
   const always = (key) => !!(tags[key] && tags[key].always);
   return Object.entries(match.options || {})
-    .filter(([key, value]) => key !== "turn_seconds" && key !== "rated" && key in defaults
+    .filter(([key, value]) => !CLOCK_OPTIONS.has(key) && key !== "rated" && key in defaults
       && (always(key) || JSON.stringify(defaults[key]) !== JSON.stringify(value)))
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([key, value]) => optionText(key, value, tags[key]));
@@ -387,7 +407,8 @@ function matchItem(match, kind) {
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),
     isRated(match) ? el("span", { class: "tag tag-rated", text: "rated", dataset: { testid: "rated" } }) : null,
-    el("span", { class: "muted" }, " · ", ...players, ` · ${formatTurn(match.options.turn_seconds)}`),
+    el("span", { class: "muted" }, " · ", ...players, " · ",
+      el("span", { class: "match-clock", text: formatTimeControl(match.options), dataset: { testid: "match-clock" } })),
     differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
       ...differences.map((text) => el("span", { class: "option-tag", text }))) : null);
   const actions = el("div", { class: "match-actions" });

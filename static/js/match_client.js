@@ -20,9 +20,11 @@
 // `presence` then holds the seats with an open connection (a Set), shown on the seat cards.
 //
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
-// snapshot arrived (performance.now()), never comparing its own wall clock with the server's.
+// snapshot arrived (performance.now()), never comparing its own wall clock with the server's. In a
+// time bank match (clock.clock === "bank") every person's seat shows its bank: counting down while
+// the seat must act, standing still (class "paused") while it waits.
 
-import { api, el, levelName, playerLink } from "/static/js/api.js";
+import { api, el, formatTimeControl, levelName, playerLink } from "/static/js/api.js";
 import { errorText, say } from "/static/js/messages.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
@@ -308,6 +310,17 @@ export class MatchClient {
     const ms = this.clockBase.remaining[String(seat)];
     if (ms === undefined || ms === null) return null;
     return Math.max(0, ms - (performance.now() - this.clockBase.at));
+  }
+
+  /** A time bank match's bank of `seat` now (ms): running while it must act, else where it stopped;
+   * null in a per-turn match or for a seat without a bank (the computer's). */
+  bankMs(seat) {
+    const clock = (this.snapshot && this.snapshot.clock) || {};
+    if (clock.clock !== "bank") return null;
+    const running = this.remainingMs(seat);
+    if (running !== null && !(clock.away || []).includes(seat)) return running;
+    const stopped = (clock.bank_ms || {})[String(seat)];
+    return stopped === undefined ? null : stopped;
   }
 
   async start() {
@@ -613,17 +626,30 @@ export class MatchClient {
     this.tickClocks();
   }
 
+  /** The clock `seat` shows now: its bank in a time bank match, else the time left of its turn. */
+  clockMs(seat) {
+    const bank = this.bankMs(seat);
+    return bank !== null ? bank : this.remainingMs(seat);
+  }
+
   clockText(seat) {
-    const ms = this.remainingMs(seat);
+    const ms = this.clockMs(seat);
     return ms === null ? "" : formatClock(ms);
   }
 
   tickClocks() {
+    const clock = (this.snapshot && this.snapshot.clock) || {};
     for (const node of document.querySelectorAll("[data-clock-seat]")) {
       const seat = Number(node.dataset.clockSeat);
-      const ms = this.remainingMs(seat);
+      const ms = this.clockMs(seat);
+      const running = this.remainingMs(seat) !== null;
       node.textContent = ms === null ? "" : formatClock(ms);
-      node.classList.toggle("low", ms !== null && ms < 10000);
+      node.classList.toggle("low", ms !== null && running && ms < 10000);
+      node.classList.toggle("paused", ms !== null && !running);
+      if (clock.clock === "bank") {
+        node.dataset.bank = "true";
+        node.title = `time bank: ${formatTimeControl(clock)} per move`;
+      }
     }
   }
 

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.db.session import make_engine, make_sessionmaker
 from app.ratings import reads
 from app.settings import ROOT
-from tests.conftest import PG_ADMIN_URL, require_service
+from tests.conftest import postgres_url, require_postgres
 
 pytestmark = pytest.mark.postgres
 
@@ -27,8 +27,8 @@ def _script():
 
 
 async def test_the_seed_script_on_a_tiny_database(capsys):
-    require_service("PostgreSQL", "127.0.0.1", 5432)
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/arena_seed_smoke_{os.getpid()}"
+    admin_url = require_postgres()
+    url = postgres_url(f"arena_seed_smoke_{os.getpid()}")
     script = _script()
     try:
         assert await script.main(["--url", url, "--fresh", "--players", "60", "--matches", "400", "--repeat", "1"]) == 0
@@ -68,7 +68,7 @@ async def test_the_seed_script_on_a_tiny_database(capsys):
         finally:
             await engine.dispose()
     finally:
-        admin = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        admin = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
         async with admin.connect() as conn:
             await conn.execute(text(f'DROP DATABASE IF EXISTS "arena_seed_smoke_{os.getpid()}" WITH (FORCE)'))
         await admin.dispose()

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from app.matches.hub import LocalHub, RedisHub
-from tests.conftest import require_service
+from tests.conftest import require_redis
 
 
 async def test_local_hub_delivers_to_subscribers_of_that_match_only():
@@ -37,8 +37,8 @@ async def test_local_hub_announces_finished_matches_to_result_consumers():
 @pytest.mark.redis
 async def test_redis_hub_reaches_another_process():
     """Two hubs stand for two server processes: a notice published by one reaches the other."""
-    require_service("Redis", "127.0.0.1", 6379)
-    a, b = RedisHub("redis://127.0.0.1:6379/15"), RedisHub("redis://127.0.0.1:6379/15")
+    url = require_redis(15)
+    a, b = RedisHub(url), RedisHub(url)
     await a.start()
     await b.start()
     try:

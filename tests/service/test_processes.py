@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from app.games.core import Record, get_rules, replay
 from app.matches.models import Match, MatchEvent
 from app.matches.write import SERVICE_OPTIONS
-from tests.conftest import PG_ADMIN_URL, require_service
+from tests.conftest import postgres_url, require_postgres, require_redis
 from tests.servers import ServerProcess, migrate, server_env
 
 pytestmark = pytest.mark.slow
@@ -162,17 +162,17 @@ async def test_sigkill_and_restart_lose_no_acknowledged_action(tmp_path):
 @pytest.mark.postgres
 @pytest.mark.redis
 async def test_two_processes_handle_each_overdue_seat_once(tmp_path):
-    require_service("PostgreSQL", "127.0.0.1", 5432)
-    require_service("Redis", "127.0.0.1", 6379)
+    admin_url = require_postgres()
+    redis_url = require_redis(14)
     name = "arena_two_processes_test"
-    admin = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    admin = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    url = postgres_url(name)
     env = server_env(
         url,
-        REDIS_URL="redis://127.0.0.1:6379/14",
+        REDIS_URL=redis_url,
         BOT_DELAY_SECONDS="0.05",
         CLOCK_TICK_SECONDS="0.05",
         ABANDON_AFTER_SECONDS="3600",
