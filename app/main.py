@@ -47,29 +47,36 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.matches.hub import make_hub
     from app.matches.service import MatchService
     from app.ratings.apply import start as start_ratings
+    from app.tournaments.runner import TournamentRunner
+    from app.tournaments.service import TournamentService
     from app.users.revocations import make_revocations
 
     hub = make_hub(settings.redis_url)
     service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock(), background=background)
     revocations = make_revocations(settings.redis_url)
+    tournament_runner = TournamentRunner(background, service)
+    tournaments = TournamentService(sessionmaker, service, service.clock, tournament_runner.wake)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await revocations.start()
-        ratings_task = None
+        ratings_task = tournaments_task = None
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
             # background pool, woken by the "match finished" notice
             ratings_task = start_ratings(background, hub)
+            # tournaments: results onto boards, then the due steps (app/tournaments/runner.py)
+            tournaments_task = asyncio.create_task(tournament_runner.run_forever(hub))
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
-            if ratings_task is not None:
-                ratings_task.cancel()
-                await asyncio.gather(ratings_task, return_exceptions=True)
+            for task in (ratings_task, tournaments_task):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             await service.stop_workers()
             await revocations.stop()
             await hub.stop()
@@ -92,6 +99,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.hub = hub
     app.state.matches = service
     app.state.revocations = revocations
+    app.state.tournaments = tournaments
     app.state.ws_budget = SocketBudget.from_settings(settings)
 
     app.add_middleware(
