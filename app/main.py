@@ -58,6 +58,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.matches.service import MatchService
     from app.ratelimit import RateLimiter
     from app.ratings.apply import start as start_ratings
+    from app.tournaments.runner import TournamentRunner
+    from app.tournaments.service import TournamentService
     from app.users.revocations import make_revocations
 
     hub = make_hub(settings.redis_url)
@@ -71,6 +73,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     presence = Presence(hub)
     chat_limiter = RateLimiter.from_settings(settings, settings.chat_rate_limit, namespace="chat")
     chat = TableChat(sessionmaker, hub, service, chat_limiter, service.clock)
+    tournament_runner = TournamentRunner(background, service)
+    tournaments = TournamentService(sessionmaker, service, service.clock, tournament_runner.wake)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,7 +83,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await notices.start()
         await spectators.start()
         await presence.start()
-        ratings_task = month_close_task = None
+        ratings_task = month_close_task = tournaments_task = None
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
@@ -87,14 +91,17 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             ratings_task = start_ratings(background, hub)
             # the clan ladders' month close (app/clans/month_close.py), on the service's clock
             month_close_task = month_close.start(background, settings, service.clock)
+            # tournaments: results onto boards, then the due steps (app/tournaments/runner.py)
+            tournaments_task = asyncio.create_task(tournament_runner.run_forever(hub))
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
             await month_close.stop(month_close_task)
-            if ratings_task is not None:
-                ratings_task.cancel()
-                await asyncio.gather(ratings_task, return_exceptions=True)
+            for task in (ratings_task, tournaments_task):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             await service.stop_workers()
             await spectators.stop()
             await notices.stop()
@@ -129,6 +136,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.rematches = rematches
     app.state.presence = presence
     app.state.chat = chat
+    app.state.tournaments = tournaments
     app.state.ws_budget = SocketBudget.from_settings(settings)
 
     app.add_middleware(

@@ -10,6 +10,7 @@ from app.decks.routes import router as decks_router
 from app.gateway.sse import router as stream_router
 from app.matches.routes import router as matches_router
 from app.ratings.routes import router as ratings_router
+from app.tournaments.routes import router as tournaments_router
 from app.users.routes import router as users_router
 
 router = APIRouter()
@@ -22,3 +23,4 @@ router.include_router(stream_router)
 router.include_router(clans_router)
 router.include_router(clans_outside_router)
 router.include_router(clan_ladder_router)
+router.include_router(tournaments_router)

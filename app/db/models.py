@@ -8,6 +8,7 @@ from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401
 from app.points import models as _points  # noqa: F401
 from app.ratings import models as _ratings  # noqa: F401
+from app.tournaments import models as _tournaments  # noqa: F401
 from app.users import models as _users  # noqa: F401
 
 metadata = Base.metadata

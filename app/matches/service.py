@@ -265,6 +265,75 @@ class MatchService(ComputerSeats, MatchReads):
 
         await self._write(match_id, start)
 
+    def check_options(self, game: str, options: Mapping[str, Any], players: int = 2) -> dict[str, Any]:
+        """The options a match of ``game`` for ``players`` people would be created with (as
+        :meth:`create_match` normalizes them), for features that create matches later
+        (tournaments).
+
+        :raises DomainError: ``bad_options`` for an unknown game, option or count.
+        """
+        try:
+            rules = get_rules(game, {k: v for k, v in options.items() if k not in SERVICE_OPTIONS})
+        except BadOptions as exc:
+            raise DomainError("bad_options", str(exc)) from None
+        if not rules.min_players <= players <= rules.max_players:
+            raise DomainError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
+        opts = self._normalize_options(rules, options, has_bots=False)
+        try:
+            rules.initial_state(players, {k: v for k, v in opts.items() if k not in SERVICE_OPTIONS})
+        except GameError as exc:
+            raise DomainError("bad_options", str(exc)) from None
+        return opts
+
+    def seated_match(
+        self, game: str, options: Mapping[str, Any], user_ids: Sequence[int], *, origin: str, origin_ref: str
+    ) -> Match:
+        """A new waiting match whose seats ``0 .. len(user_ids) - 1`` the given players hold, for
+        the caller to add in its own transaction (a tournament pairs a round and creates its
+        matches in one commit); start it after the commit with :meth:`start_waiting`.
+
+        :param options: options checked by :meth:`check_options`.
+        :param origin: one of :data:`app.matches.models.ORIGINS`; ``origin_ref`` names the source.
+        """
+        now = self.clock.now()
+        seed = secrets.token_hex(32)
+        m = Match(
+            game=game,
+            options=dict(options),
+            num_players=len(user_ids),
+            status=WAITING,
+            seed=seed,
+            seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+            version=0,
+            state_version=0,
+            state=None,
+            pending={},
+            created_by=None,
+            created_at=now,
+            origin=origin,
+            origin_ref=origin_ref,
+        )
+        m.seats = [MatchSeat(seat=s, user_id=u, joined_at=now) for s, u in enumerate(user_ids)]
+        return m
+
+    async def start_waiting(self, match_id: int) -> bool:
+        """Start a waiting match whose every seat is held (idempotent: a match already started,
+        finished or aborted is left as it is).
+
+        :returns: True when this call started it.
+        :raises DomainError: ``not_found``.
+        """
+        started = False
+
+        async def do(m: AnyMatch, ctx: WriteContext) -> None:
+            nonlocal started
+            if m.status == WAITING and all(s.user_id is not None or s.bot_level for s in m.seats):
+                await self._start(m, ctx)
+                started = True
+
+        await self._write(match_id, do, background=True)
+        return started
+
     def _normalize_options(self, rules: Any, options: Mapping[str, Any], has_bots: bool) -> dict[str, Any]:
         service = {k: options[k] for k in SERVICE_OPTIONS if k in options}
         game_opts = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS}

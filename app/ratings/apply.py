@@ -1,7 +1,8 @@
 """Applying finished matches to ratings and ladder points, exactly once: the ``"ratings"`` consumer
 of ``match_results`` (:mod:`app.matches.results`).
 
-What counts (issue 12, item 1): a match created as rated (``matches.origin == "rated"``), in a pool
+What counts (issue 12, item 1): a match created as rated (``matches.origin == "rated"``, or a
+match of a rated tournament: origin ``tournament`` with the option ``rated``), in a pool
 (:func:`app.ratings.pools.pool_of`), whose every seat is held by a person. A match with a computer
 seat is never rated. A seat the computer finished for a player who left (away, or resigned while the
 game went on) counts as that player's result, as on BGA.
@@ -42,7 +43,7 @@ from sqlalchemy.orm import aliased
 
 from app.logging import get_logger
 from app.matches.hub import LocalHub
-from app.matches.models import RATED, Match, MatchResult
+from app.matches.models import RATED, TOURNAMENT, Match, MatchResult
 from app.matches.results import consume_forever
 from app.ratings import skill
 from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingCount, RatingPool
@@ -142,7 +143,7 @@ async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, li
     """``(match, pool key, its results by seat)`` when the match counts for the ratings (rated, in
     a pool, every seat a different person), else ``None``."""
     m = await session.get(Match, match_id)
-    if m is None or m.origin != RATED:
+    if m is None or not (m.origin == RATED or (m.origin == TOURNAMENT and m.options.get("rated"))):
         return None
     pool = pool_of(m.game, m.options)
     results = list(
