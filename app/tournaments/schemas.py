@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from app.matches.service import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from app.matches.time_control import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from app.tournaments.models import NAME_MAX
 from app.tournaments.service import MAX_PLAYERS, MAX_SWISS_ROUNDS
 from app.validation import Name
