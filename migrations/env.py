@@ -40,6 +40,15 @@ def run_migrations_offline() -> None:
 
 
 def _run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # A batch migration on SQLite rebuilds a table: it creates a copy and drops the original.
+        # With foreign keys enforced, that drop would fire every ON DELETE of the rows referring to
+        # it (SET NULL, CASCADE: a rebuilt ``users`` would empty ``match_results.user_id``), so
+        # they are off while migrating (Alembic's advice for batch mode) and checked at the end.
+        # The pragma takes effect only outside a transaction: it runs first and is committed.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
     context.configure(
         connection=connection,
         target_metadata=metadata,
@@ -49,6 +58,12 @@ def _run(connection: Connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+    if sqlite:
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
+        if broken:
+            raise RuntimeError(f"the migration left rows whose foreign keys point nowhere: {broken[:5]}")
 
 
 async def run_migrations_online() -> None:
