@@ -46,6 +46,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
     from app.matches.service import MatchService
+    from app.points.consumer import start as start_points
     from app.ratings.apply import start as start_ratings
     from app.users.revocations import make_revocations
 
@@ -58,11 +59,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await hub.start()
         await revocations.start()
         ratings_task = None
+        points_task = None
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
             # background pool, woken by the "match finished" notice
             ratings_task = start_ratings(background, hub)
+            # player points for rated wins and wins over a Lord (app/points/consumer.py), the same way
+            points_task = start_points(background, hub, settings)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
@@ -70,6 +74,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             if ratings_task is not None:
                 ratings_task.cancel()
                 await asyncio.gather(ratings_task, return_exceptions=True)
+            if points_task is not None:
+                points_task.cancel()
+                await asyncio.gather(points_task, return_exceptions=True)
             await service.stop_workers()
             await revocations.stop()
             await hub.stop()

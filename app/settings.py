@@ -114,6 +114,10 @@ class Settings(BaseSettings):
     rank_master_points: int = Field(default=500, ge=1)
     rank_lord_points: int = Field(default=2000, ge=1)
     rank_leader_points: int = Field(default=5000, ge=1)
+    #: points a player earns for a win in a rated match (``rated_win``; :mod:`app.points.consumer`)
+    points_rated_win: int = Field(default=10, ge=0, le=100_000)
+    #: points for a win over a Lord or a Leader (``beat_lord``), on top of the win's own points
+    points_beat_lord: int = Field(default=25, ge=0, le=100_000)
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

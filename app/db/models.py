@@ -1,11 +1,13 @@
 """Import every domain's models so ``Base.metadata`` knows every table (for Alembic and tests)."""
 
+from app.admin import models as _admin  # noqa: F401
 from app.clans import models as _clans  # noqa: F401
 from app.db.base import Base
 from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401
 from app.points import models as _points  # noqa: F401
 from app.ratings import models as _ratings  # noqa: F401
+from app.rewards import models as _rewards  # noqa: F401
 from app.users import models as _users  # noqa: F401
 
 metadata = Base.metadata

@@ -16,6 +16,7 @@ over them, and a game without such a module gets the generic pages.
 ``/ladders``, ``/ladders/{p}``  the rating pools, a pool's ladder (:mod:`app.web.ratings`)
 ``/users/{name}``              a player's profile (:mod:`app.web.ratings`)
 ``/clans``, ``/clans/{tag}``    the clans, a clan's page (:mod:`app.web.clans`)
+``/rewards``                   the rewards catalogue: buy, show, manage (:mod:`app.web.rewards`)
 =============================  ===========================================================
 """
 
@@ -37,6 +38,7 @@ from app.web.clans import router as clan_pages
 from app.web.games import declared_parts, game_data, game_title, web_parts
 from app.web.pages import login_redirect, not_found, render_page
 from app.web.ratings import router as ratings_pages
+from app.web.rewards import router as reward_pages
 
 router = APIRouter(include_in_schema=False)
 
@@ -236,6 +238,7 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
 
 router.include_router(ratings_pages)
 router.include_router(clan_pages)
+router.include_router(reward_pages)
 
 for _web in declared_parts().values():
     if _web.router is not None:
