@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.matches.presence import Presence
     from app.matches.rematch import Rematches
     from app.matches.service import MatchService
+    from app.points.consumer import start as start_points
     from app.ratelimit import RateLimiter
     from app.ratings.apply import start as start_ratings
     from app.tournaments.runner import TournamentRunner
@@ -83,7 +84,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await notices.start()
         await spectators.start()
         await presence.start()
-        ratings_task = month_close_task = tournaments_task = None
+        ratings_task = month_close_task = tournaments_task = points_task = None
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
@@ -93,12 +94,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             month_close_task = month_close.start(background, settings, service.clock)
             # tournaments: results onto boards, then the due steps (app/tournaments/runner.py)
             tournaments_task = asyncio.create_task(tournament_runner.run_forever(hub))
+            # player points for rated wins and wins over a Lord (app/points/consumer.py), the same way
+            points_task = start_points(background, hub, settings)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
             await month_close.stop(month_close_task)
-            for task in (ratings_task, tournaments_task):
+            for task in (ratings_task, points_task, tournaments_task):
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)

@@ -125,6 +125,10 @@ class Settings(BaseSettings):
     clan_ladder_tick_seconds: float = Field(default=60.0, gt=0)
     #: posts one player may write on clan walls
     clan_wall_rate_limit: str = "5/minute;30/day"
+    #: points a player earns for a win in a rated match (``rated_win``; :mod:`app.points.consumer`)
+    points_rated_win: int = Field(default=10, ge=0, le=100_000)
+    #: points for a win over a Lord or a Leader (``beat_lord``), on top of the win's own points
+    points_beat_lord: int = Field(default=25, ge=0, le=100_000)
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

@@ -91,7 +91,7 @@ def test_register_login_logout_me_round_trip(client):
     assert r.status_code == 200, r.text
     assert r.json() == {"user": user}
     assert "httponly" in r.headers["set-cookie"].lower()
-    assert client.get("/api/users/me").json() == {"id": user["id"], "name": "Alice", "is_bot": False}
+    assert client.get("/api/users/me").json() == {"id": user["id"], "name": "Alice", "is_bot": False, "rank": "knight"}
 
 
 def test_two_users_have_separate_sessions(client):

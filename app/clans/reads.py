@@ -1,6 +1,6 @@
 """The reads behind the clan pages and their JSON twins (issue 13, item 7: the clan list and the
 clan page). Every function takes an open session and returns JSON-safe dicts (times as ISO 8601
-strings, UTC; players as ``{"id", "name"}``; regions as codes, named by the pages)."""
+strings, UTC; players as ``{"id", "name", "rank", "is_bot"}``; regions as codes, named by the pages)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,12 @@ _ROLE_ORDER = {Role.LEADER: 0, Role.OFFICER: 1, Role.MEMBER: 2}
 
 def _iso(at: datetime | None) -> str | None:
     return at.isoformat() if at is not None else None
+
+
+def _player(user: User) -> dict[str, Any]:
+    """A player as the clan pages show them: ``{"id", "name", "rank", "is_bot"}`` (the rank
+    beside the name)."""
+    return {"id": user.id, "name": user.name, "rank": user.rank, "is_bot": bool(user.is_bot)}
 
 
 def regions_json() -> list[dict[str, str]]:
@@ -148,9 +154,7 @@ async def clan_page(session: AsyncSession, tag: str, viewer_id: int | None) -> d
         select(ClanMember, User).join(User, User.id == ClanMember.user_id).where(ClanMember.clan_id == clan.id)
     )
     ordered = sorted(((m, u) for m, u in rows), key=lambda mu: (_ROLE_ORDER[Role(mu[0].role)], mu[1].name.lower()))
-    members = [
-        {"user": {"id": u.id, "name": u.name}, "role": m.role, "joined_at": _iso(m.joined_at)} for m, u in ordered
-    ]
+    members = [{"user": _player(u), "role": m.role, "joined_at": _iso(m.joined_at)} for m, u in ordered]
     actor = aliased(User)
     history_rows = await session.execute(
         select(ClanHistory, actor)
@@ -164,7 +168,7 @@ async def clan_page(session: AsyncSession, tag: str, viewer_id: int | None) -> d
             "id": h.id,
             "code": h.code,
             "params": h.params,
-            "actor": {"id": a.id, "name": a.name} if a else None,
+            "actor": _player(a) if a else None,
             "at": _iso(h.at),
         }
         for h, a in history_rows
@@ -189,8 +193,8 @@ async def clan_page(session: AsyncSession, tag: str, viewer_id: int | None) -> d
                 {
                     "id": inv.id,
                     "kind": inv.kind,
-                    "user": {"id": p.id, "name": p.name},
-                    "by": {"id": b.id, "name": b.name},
+                    "user": _player(p),
+                    "by": _player(b),
                     "created_at": _iso(inv.created_at),
                 }
             )

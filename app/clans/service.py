@@ -23,6 +23,13 @@ hand over leadership           the leader, to another player of the clan (who be
 disband                        the leader
 =============================  ===========================================================
 
+An administrator (``users.is_admin``) moderates any clan as an officer would, without joining it
+(:data:`MODERATION`): they may change its description, colour and region, remove a member (not an
+officer, not the leader) and decline or withdraw a pending request or invitation. They may not
+invite, accept, promote, demote, hand over, disband or leave for a clan they are not in: those
+stay with its players. An administrator who is in a clan has their own role there, and the
+moderation rights besides.
+
 Errors (:class:`app.errors.DomainError`): ``not_found`` (``params``: ``tag`` for a clan, ``name``
 for a player; ``reason`` ``invitation`` with ``invitation_id``, ``member`` with ``user_id``), ``forbidden`` (``reason``: ``not_member`` - the actor is not in
 this clan, ``not_officer``, ``not_leader``, ``not_invited`` - the invitation is someone else's,
@@ -88,6 +95,9 @@ HISTORY_CODES = frozenset(
         "wall_removed",  # post_id, user: the post's author | null (app/clans/wall.py)
     }
 )
+
+#: what an administrator may do in any clan, as an officer (the service's functions)
+MODERATION = frozenset({"update_clan", "remove", "decline"})
 
 TAG_RE = re.compile(r"^[A-Za-z0-9]{2,6}$")
 #: tags a clan may not take: pages live at ``/clans/<word>`` (``/clans/ladder``, app/web/clan_ladder.py)
@@ -206,12 +216,20 @@ async def _actor(session: AsyncSession, actor: int) -> User:
     return user
 
 
-async def _role_in(session: AsyncSession, clan: Clan, actor: int, *roles: Role) -> ClanMember:
+async def _role_in(session: AsyncSession, clan: Clan, actor: int, *roles: Role, moderation: bool = False) -> ClanMember:
     """The actor's membership of ``clan`` when their role is one of ``roles``.
 
+    :param moderation: the operation is one an administrator (``users.is_admin``) may do in any
+        clan, as an officer would (:data:`MODERATION`): when the actor's own role does not allow
+        it and they are an administrator, they get a membership with the role ``officer`` that is
+        not stored (they do not join the clan; an officer's limits hold: members only are removed).
     :raises DomainError: ``forbidden`` (``reason``: ``not_member``, ``not_officer``, ``not_leader``).
     """
     member = await membership(session, actor)
+    if member is not None and member.clan_id == clan.id and member.role in roles:
+        return member
+    if moderation and Role.OFFICER in roles and await session.scalar(select(User.is_admin).where(User.id == actor)):
+        return ClanMember(user_id=actor, clan_id=clan.id, role=Role.OFFICER)
     if member is None or member.clan_id != clan.id:
         raise _forbidden("not_member", "you are not in this clan")
     if member.role not in roles:
@@ -317,7 +335,7 @@ async def update_clan(
     """
     now = now or utcnow()
     clan = await lock_clan(session, tag)
-    await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER)
+    await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER, moderation=True)
     changed = []
     if description is not None:
         value = _check_text("description", description, 0, DESCRIPTION_MAX)
@@ -461,7 +479,7 @@ async def decline(
     player = await _actor(session, invitation.user_id)
     own = invitation.user_id == actor
     if not own:
-        await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER)
+        await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER, moderation=True)
     # the invited player declines an invitation, the clan a request; the other side withdraws
     declined = own == (invitation.kind == InvitationKind.INVITE)
     await session.delete(invitation)
@@ -525,7 +543,7 @@ async def remove(session: AsyncSession, actor: int, tag: str, user_id: int, *, n
     """
     now = now or utcnow()
     clan = await lock_clan(session, tag)
-    me = await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER)
+    me = await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER, moderation=True)
     member, user = await _target(session, clan, actor, user_id)
     if member.role == Role.LEADER or (me.role == Role.OFFICER and member.role == Role.OFFICER):
         raise _forbidden("rank", "an officer may remove members only")

@@ -75,6 +75,8 @@ class SeatInfo:
     user_name: str | None
     #: whether the holder is a bot account (``users.is_bot``)
     user_is_bot: bool
+    #: the holder's rank (``users.rank``) when the match was loaded, or None for no holder
+    user_rank: str | None
     bot_level: str | None
     away: bool
     resigned: bool
@@ -141,6 +143,7 @@ class LiveMatch:
                 s.user_id,
                 s.user.name if s.user is not None else None,
                 bool(s.user.is_bot) if s.user is not None else False,
+                s.user.rank if s.user is not None else None,
                 s.bot_level,
                 s.away,
                 s.resigned,
@@ -215,7 +218,7 @@ class LiveMatch:
             "events": event_views(rows, viewer, self.status == FINISHED),
             "result": self.result,
             "seed_hash": self.seed_hash,
-            "seats": seats_info(self.seats, lambda s: s.user_name, lambda s: s.user_is_bot),
+            "seats": seats_info(self.seats, lambda s: s.user_name, lambda s: s.user_is_bot, lambda s: s.user_rank),
         }
         if self.status == FINISHED:
             frame["seed"] = self.seed

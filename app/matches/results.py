@@ -18,10 +18,11 @@ Consuming (ratings, clan ladders, tournaments)
         delivered = await claim(sessionmaker, "ratings", apply_ratings, limit=100)
 
     :func:`claim` opens one transaction, takes up to ``limit`` rows this consumer has not applied
-    (oldest first; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so concurrent claimers in several
-    processes take different rows; the database write lock on SQLite), records a
-    ``result_deliveries`` row for each (unique per consumer, match and seat), calls the handler with
-    the rows it won, and commits. If the handler raises, nothing is recorded and the rows are
+    (oldest first; on PostgreSQL each under an advisory lock keyed by consumer and row, taken
+    without waiting, so concurrent claimers of one consumer in several processes take different
+    rows while other consumers' claims are not in their way; the database write lock on SQLite),
+    records a ``result_deliveries`` row for each (unique per consumer, match and seat), calls the
+    handler with the rows it won, and commits. If the handler raises, nothing is recorded and the rows are
     offered again. A row is therefore applied exactly once per consumer, whatever the number of
     processes, restarts and crashes. Rows of one match come together when ``limit`` allows (a
     handler that needs every seat of a match, as a rating update does, gets them in one call unless
@@ -40,10 +41,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-from sqlalchemy import exists, false, select, update
+from sqlalchemy import exists, false, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -54,6 +56,10 @@ from app.matches.models import Match, MatchResult, ResultDelivery
 from app.matches.store import MatchRecord
 
 log = get_logger(__name__)
+
+#: rows a PostgreSQL claim considers per row it may take: enough to look past the rows that other
+#: claims of the same consumer hold at the moment
+CANDIDATES_PER_ROW = 4
 
 #: applies claimed rows inside the claiming transaction; raising undoes the claim
 Handler = Callable[[AsyncSession, Sequence[MatchResult]], Awaitable[None]]
@@ -103,8 +109,11 @@ async def claim(
             await session.execute(update(ResultDelivery).where(false()).values(consumer=ResultDelivery.consumer))
         delivered = exists().where(ResultDelivery.consumer == consumer, ResultDelivery.result_id == MatchResult.id)
         stmt = select(MatchResult).where(~delivered).order_by(MatchResult.id).limit(limit)
-        if postgres:
-            stmt = stmt.with_for_update(skip_locked=True)
+        if postgres:  # look past the rows other claims of this consumer hold
+            candidates_stmt = stmt.with_only_columns(MatchResult.id).limit(limit * CANDIDATES_PER_ROW)
+            ids = list((await session.execute(candidates_stmt)).scalars())
+            stmt = select(MatchResult).where(MatchResult.id.in_(await _lock_for(session, consumer, ids, limit)))
+            stmt = stmt.order_by(MatchResult.id)
         candidates = (await session.execute(stmt)).scalars().all()
         if not candidates:
             return 0
@@ -125,6 +134,30 @@ async def claim(
         if rows:
             await handler(session, rows)
         return len(rows)
+
+
+def consumer_lock_key(consumer: str) -> int:
+    """The first key of the advisory locks of ``consumer``'s claims on PostgreSQL (a signed
+    32-bit number, stable across processes: CRC-32 of the name)."""
+    return zlib.crc32(consumer.encode()) - 2**31
+
+
+async def _lock_for(session: AsyncSession, consumer: str, ids: list[int], limit: int) -> list[int]:
+    """The first ``limit`` of the result rows ``ids`` (in their order) that no other claim of
+    ``consumer`` holds, each now held by this transaction (PostgreSQL transaction-level advisory
+    locks keyed ``(consumer, row)``, taken without waiting; rows after the ``limit``-th are not
+    locked). Claims of one consumer in several processes take different rows; the claims
+    of other consumers are not in the way (a ``FOR UPDATE SKIP LOCKED`` on ``match_results``
+    would make every consumer skip the rows another consumer is applying, until its next poll)."""
+    if not ids:
+        return []
+    rows = await session.execute(
+        text(
+            "SELECT i FROM unnest(CAST(:ids AS integer[])) AS i WHERE pg_try_advisory_xact_lock(:key, i) LIMIT :limit"
+        ),
+        {"ids": ids, "key": consumer_lock_key(consumer), "limit": limit},
+    )
+    return [int(i) for i in rows.scalars()]
 
 
 async def consume_forever(

@@ -51,11 +51,13 @@ SEAT_COLUMNS = tuple(c.name for c in _SEATS.columns)
 
 @dataclass(frozen=True, slots=True)
 class UserRef:
-    """The holder of a seat: ``id``, ``name`` and whether it is a bot account (what the frames show)."""
+    """The holder of a seat: ``id``, ``name``, whether it is a bot account and their rank
+    (``users.rank``, as when the match was loaded; what the frames show)."""
 
     id: int
     name: str
     is_bot: bool = False
+    rank: str = "knight"
 
 
 @dataclass(slots=True)
@@ -130,7 +132,7 @@ class MatchRecord:
         seats = [
             SeatRecord(
                 **{name: getattr(s, name) for name in SEAT_COLUMNS},
-                user=None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot),
+                user=None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot, s.user.rank),
             )
             for s in m.seats
         ]
@@ -225,8 +227,8 @@ class CoreStatements(Statements):
         await self.conn.execute(stmt, rows)
 
     async def user_refs(self, ids: list[int]) -> dict[int, UserRef]:
-        rows = await self.conn.execute(select(User.id, User.name, User.is_bot).where(User.id.in_(ids)))
-        return {user_id: UserRef(user_id, name, bool(is_bot)) for user_id, name, is_bot in rows.all()}
+        rows = await self.conn.execute(select(User.id, User.name, User.is_bot, User.rank).where(User.id.in_(ids)))
+        return {user_id: UserRef(user_id, name, bool(is_bot), rank) for user_id, name, is_bot, rank in rows.all()}
 
 
 class AsyncpgStatements(Statements):
@@ -279,8 +281,8 @@ class AsyncpgStatements(Statements):
             await self.driver.executemany(sql, [self._args(names, json_names, row) for row in rows])
 
     async def user_refs(self, ids: list[int]) -> dict[int, UserRef]:
-        rows = await self.driver.fetch("SELECT id, name, is_bot FROM users WHERE id = ANY($1::integer[])", ids)
-        return {row["id"]: UserRef(row["id"], row["name"], bool(row["is_bot"])) for row in rows}
+        rows = await self.driver.fetch("SELECT id, name, is_bot, rank FROM users WHERE id = ANY($1::integer[])", ids)
+        return {row["id"]: UserRef(row["id"], row["name"], bool(row["is_bot"]), row["rank"]) for row in rows}
 
 
 async def lock_version(

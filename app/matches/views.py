@@ -71,17 +71,25 @@ def clock_of(status: str, options: Mapping[str, Any], seats: Iterable[Any], now:
 
 
 def seats_info(
-    seats: Iterable[Any], name_of: Callable[[Any], str | None], is_bot_of: Callable[[Any], bool]
+    seats: Iterable[Any],
+    name_of: Callable[[Any], str | None],
+    is_bot_of: Callable[[Any], bool],
+    rank_of: Callable[[Any], str | None],
 ) -> list[dict[str, Any]]:
-    """The public ``seats`` list of a match: ``[{"seat", "user": {"id", "name", "is_bot"} | null,
-    "bot", "away", "resigned", "result"}]`` from ``match_seats`` rows or
+    """The public ``seats`` list of a match: ``[{"seat", "user": {"id", "name", "is_bot", "rank"} |
+    null, "bot", "away", "resigned", "result"}]`` from ``match_seats`` rows or
     :class:`~app.matches.live.SeatInfo` (``name_of(seat)``: the holder's name; ``is_bot_of(seat)``:
-    whether the holder is a bot account). ``bot`` is the level of a computer seat; ``is_bot`` marks
-    a person's program playing through the API."""
+    whether the holder is a bot account; ``rank_of(seat)``: their rank, ``users.rank``, shown beside
+    the name). ``bot`` is the level of a computer seat; ``is_bot`` marks a person's program playing
+    through the API."""
     return [
         {
             "seat": s.seat,
-            "user": {"id": s.user_id, "name": name_of(s), "is_bot": is_bot_of(s)} if s.user_id is not None else None,
+            "user": (
+                {"id": s.user_id, "name": name_of(s), "is_bot": is_bot_of(s), "rank": rank_of(s)}
+                if s.user_id is not None
+                else None
+            ),
             "bot": s.bot_level,
             "away": s.away,
             "resigned": s.resigned,
@@ -114,7 +122,7 @@ def match_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
         "started_at": m.started_at.isoformat() if m.started_at else None,
         "finished_at": m.finished_at.isoformat() if m.finished_at else None,
         "result": m.result,
-        "seats": seats_info(m.seats, _user_name, _user_is_bot),
+        "seats": seats_info(m.seats, _user_name, _user_is_bot, _user_rank),
         "clock": clock_info(m, now),
     }
     if m.status == FINISHED:
@@ -124,7 +132,7 @@ def match_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
 
 def live_info(m: Match) -> dict[str, Any]:
     """A running match as the "Live now" list shows it: ``{"id", "game", "origin", "num_players",
-    "started_at", "turn_seconds", "seats": [{"seat", "user": {"id", "name", "is_bot"} | null,
+    "started_at", "turn_seconds", "seats": [{"seat", "user": {"id", "name", "is_bot", "rank"} | null,
     "bot"}]}``. Nothing else: no options beyond the turn time, no state, no seed."""
     return {
         "id": m.id,
@@ -135,7 +143,7 @@ def live_info(m: Match) -> dict[str, Any]:
         "turn_seconds": m.options.get("turn_seconds", 0),
         "seats": [
             {"seat": s["seat"], "user": s["user"], "bot": s["bot"]}
-            for s in seats_info(m.seats, _user_name, _user_is_bot)
+            for s in seats_info(m.seats, _user_name, _user_is_bot, _user_rank)
         ],
     }
 
@@ -146,6 +154,10 @@ def _user_name(s: Any) -> str | None:
 
 def _user_is_bot(s: Any) -> bool:
     return bool(s.user.is_bot) if s.user is not None else False
+
+
+def _user_rank(s: Any) -> str | None:
+    return s.user.rank if s.user is not None else None
 
 
 def result_view(r: MatchResult) -> dict[str, Any]:

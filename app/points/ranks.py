@@ -10,6 +10,7 @@ A rank is ``users.rank``; every change goes through :func:`set_rank`, which writ
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy import select, update
@@ -107,3 +108,17 @@ async def promote_to_at_least(session: AsyncSession, user_id: int, rank: Rank, r
 def thresholds_from(settings: Settings) -> RankThresholds:
     """The rank thresholds the server's settings set."""
     return RankThresholds(settings.rank_master_points, settings.rank_lord_points, settings.rank_leader_points)
+
+
+async def rank_at(session: AsyncSession, user_id: int, at: datetime) -> Rank:
+    """The rank a player held at ``at`` (UTC): the ``new`` rank of their last ``rank_changes`` row
+    up to ``at``, a Knight before any (every rank starts as a Knight and changes only through
+    :func:`set_rank`, which writes that row). A job that runs late (a consumer catching up after
+    a restart) still judges by the rank at the moment that mattered, not the one of today."""
+    value = await session.scalar(
+        select(RankChange.new)
+        .where(RankChange.user_id == user_id, RankChange.at <= at)
+        .order_by(RankChange.at.desc(), RankChange.id.desc())
+        .limit(1)
+    )
+    return Rank(value) if value is not None else Rank.KNIGHT

@@ -139,6 +139,14 @@ async def apply_match(session: AsyncSession, match_id: int) -> list[RatingChange
     return changes
 
 
+async def rated_match(session: AsyncSession, match_id: int) -> tuple[Match, str, list[MatchResult]] | None:
+    """Whether a finished match counts as rated (the rule of the module docstring: created rated,
+    in a pool, every seat a different person): ``(match, pool key, its results by seat)``, else
+    ``None``. Other consumers that reward rated play (player points, :mod:`app.points.consumer`)
+    use it so that "rated" means one thing."""
+    return await _counted(session, match_id)
+
+
 async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, list[MatchResult]] | None:
     """``(match, pool key, its results by seat)`` when the match counts for the ratings (rated, in
     a pool, every seat a different person), else ``None``."""

@@ -76,7 +76,7 @@ async def ladder(
     :param page: 1-based; a page past the end has no rows.
     :param find_viewer: show the page the viewer is on instead of ``page``, with the viewer's rank.
     :returns: ``{"pool", "season", "page", "pages", "per_page", "total", "rows": [row], "viewer": row
-        | null}``, a row being ``{"rank", "user": {"id", "name"}, "rating", "deviation",
+        | null}``, a row being ``{"rank", "user": {"id", "name", "rank"}, "rating", "deviation",
         "provisional", "games", "wins", "losses", "draws", "last_played_at", "season_points"}``;
         ``viewer`` is the viewer's own row, with its rank, when they are rated in the pool.
     :raises DomainError: ``not_found`` for an unknown pool.
@@ -150,7 +150,7 @@ async def season_standings(
     :param find_viewer: show the page the viewer is on instead of ``page``.
     :returns: ``{"pool", "season", "current", "seasons": [the current season and the 11 before,
         newest first], "page", "pages", "per_page", "total", "rows": [{"rank", "user": {"id",
-        "name"}, "points", "wins"}], "viewer": the viewer's row (with its rank) | null}``;
+        "name", "rank"}, "points", "wins"}], "viewer": the viewer's row (with its rank) | null}``;
         ``total`` is the number of players with points in that season.
     :raises DomainError: ``not_found`` for an unknown pool.
     """
@@ -185,7 +185,8 @@ async def season_standings(
 
 
 def _season_row(r: Any, rank: int) -> dict[str, Any]:
-    return {"rank": rank, "user": {"id": r.user_id, "name": r.name}, "points": r.points, "wins": r.wins}
+    user = {"id": r.user_id, "name": r.name, "rank": r.user_rank}
+    return {"rank": rank, "user": user, "points": r.points, "wins": r.wins}
 
 
 def _season_order() -> tuple[Any, ...]:
@@ -215,7 +216,7 @@ def _season_page_stmt() -> Any:
         .subquery()
     )
     return (
-        select(page.c.user_id, User.name, page.c.points, page.c.wins)
+        select(page.c.user_id, User.name, User.rank.label("user_rank"), page.c.points, page.c.wins)
         .join(User, User.id == page.c.user_id)
         .order_by(page.c.points.desc(), page.c.wins.desc(), page.c.user_id.desc())
     )
@@ -246,7 +247,14 @@ def _season_viewer_stmt() -> Any:
     )
     rank = 1 + more + tied_first
     return (
-        select(LadderPoints.user_id, User.name, LadderPoints.points, LadderPoints.wins, rank.label("rank"))
+        select(
+            LadderPoints.user_id,
+            User.name,
+            User.rank.label("user_rank"),
+            LadderPoints.points,
+            LadderPoints.wins,
+            rank.label("rank"),
+        )
         .join(User, User.id == LadderPoints.user_id)
         .where(_in_season(), LadderPoints.user_id == bindparam("viewer_id", type_=Integer))
     )
@@ -338,6 +346,7 @@ def _row_select() -> Any:
         select(
             Rating.user_id,
             User.name,
+            User.rank.label("user_rank"),
             Rating.mu,
             Rating.sigma,
             Rating.rating,
@@ -363,7 +372,7 @@ def _row_select() -> Any:
 def _row(r: Any, rank: int | None) -> dict[str, Any]:
     return {
         "rank": rank,
-        "user": {"id": r.user_id, "name": r.name},
+        "user": {"id": r.user_id, "name": r.name, "rank": r.user_rank},
         **_rating_json(r.mu, r.sigma, r.rating),
         "games": r.games,
         "wins": r.wins,
@@ -379,12 +388,12 @@ async def profile(
 ) -> dict[str, Any]:
     """A player's profile.
 
-    :returns: ``{"user": {"id", "name", "created_at"}, "ratings": [{"pool", "rating", "deviation",
+    :returns: ``{"user": {"id", "name", "rank", "created_at"}, "ratings": [{"pool", "rating", "deviation",
         "provisional", "games", "wins", "losses", "draws", "last_played_at", "season_points",
         "history": [{"at", "rating", "match_id", "game"}]}], "records": [{"game", "wins", "losses",
         "draws"}], "recent": [{"match_id", "game", "pool", "finished_at", "result", "opponents":
-        [{"id", "name"} | null], "rating_before", "rating_after", "replay"}], "head_to_head":
-        {"viewer": {"id", "name"}, "wins", "losses", "draws"} | null}``; ``records`` count every
+        [{"id", "name", "rank"} | null], "rating_before", "rating_after", "replay"}], "head_to_head":
+        {"viewer": {"id", "name", "rank"}, "wins", "losses", "draws"} | null}``; ``records`` count every
         finished match against people or the computer, ``head_to_head`` the profile owner's
         results in matches with the viewer (absent when the viewer is the owner or a visitor);
         ``history`` is the rating after each rated match in the pool, oldest first (``game``: the
@@ -393,13 +402,15 @@ async def profile(
     :raises DomainError: ``not_found`` (``params``: ``{"name"}``) when there is no such player.
     """
     user = (
-        await session.execute(select(User.id, User.name, User.created_at).where(User.name_key == name_key(name)))
+        await session.execute(
+            select(User.id, User.name, User.rank, User.created_at).where(User.name_key == name_key(name))
+        )
     ).first()
     if user is None:
         raise DomainError(ErrorCode.NOT_FOUND, f"there is no player {name!r}", params={"name": name[:60]})
     season = season_of(now or datetime.now().astimezone())
     return {
-        "user": {"id": user.id, "name": user.name, "created_at": _iso(user.created_at)},
+        "user": {"id": user.id, "name": user.name, "rank": user.rank, "created_at": _iso(user.created_at)},
         "ratings": await _ratings(session, user.id, season),
         "records": await _records(session, user.id),
         "recent": await _recent(session, user.id),
@@ -573,7 +584,9 @@ async def _recent(session: AsyncSession, user_id: int) -> list[dict[str, Any]]:
                 "rating_after": r.rating_after,
                 "replay": f"/matches/{r.match_id}/replay",
             }
-        entry["opponents"].append({"id": r.opponent_id, "name": r.opponent_name} if r.opponent_id else None)
+        entry["opponents"].append(
+            {"id": r.opponent_id, "name": r.opponent_name, "rank": r.opponent_rank} if r.opponent_id else None
+        )
     return list(out.values())
 
 
@@ -601,6 +614,7 @@ def _recent_stmt() -> Any:
             RatingChange.rating_after,
             other.user_id.label("opponent_id"),
             User.name.label("opponent_name"),
+            User.rank.label("opponent_rank"),
         )
         .join(Match, Match.id == mine.c.match_id)
         .outerjoin(RatingChange, and_(RatingChange.match_id == mine.c.match_id, RatingChange.seat == mine.c.seat))
@@ -615,11 +629,11 @@ async def _head_to_head(session: AsyncSession, user_id: int, viewer_id: int | No
     if viewer_id is None or viewer_id == user_id:
         return None
     row = (await session.execute(_head_to_head_stmt(), {"user_id": user_id, "viewer_id": viewer_id})).one()
-    name, w, lo, d = row
+    name, viewer_rank, w, lo, d = row
     if name is None:  # no such viewer (any more)
         return None
     return {
-        "viewer": {"id": viewer_id, "name": name},
+        "viewer": {"id": viewer_id, "name": name, "rank": viewer_rank},
         "wins": int(w or 0),
         "losses": int(lo or 0),
         "draws": int(d or 0),
@@ -632,8 +646,9 @@ def _head_to_head_stmt() -> Any:
     viewer_id = bindparam("viewer_id", type_=Integer)
     theirs = aliased(MatchResult)
     viewer_name = select(User.name).where(User.id == viewer_id).scalar_subquery()
+    viewer_rank = select(User.rank).where(User.id == viewer_id).scalar_subquery()
     return (
-        select(viewer_name, *_tally(MatchResult.result))
+        select(viewer_name, viewer_rank, *_tally(MatchResult.result))
         .select_from(MatchResult)
         .join(theirs, and_(theirs.match_id == MatchResult.match_id, theirs.user_id == viewer_id))
         .where(MatchResult.user_id == bindparam("user_id", type_=Integer))
@@ -645,7 +660,7 @@ async def match_ratings(session: AsyncSession, match_id: int) -> dict[str, Any]:
 
     :returns: ``{"match_id", "rated": whether it was created rated, "counts": whether it counts for
         the ratings (rated, in a pool, no computer seat), "applied": whether its changes exist yet,
-        "pool": key | null, "changes": [{"seat", "user": {"id", "name"}, "rating_before",
+        "pool": key | null, "changes": [{"seat", "user": {"id", "name", "rank"}, "rating_before",
         "rating_after", "delta", "provisional", "points"}]}``.
     :raises DomainError: ``not_found`` (``params``: ``{"match_id"}``).
     """
@@ -654,7 +669,7 @@ async def match_ratings(session: AsyncSession, match_id: int) -> dict[str, Any]:
         raise DomainError(ErrorCode.NOT_FOUND, f"there is no match {match_id}", params={"match_id": match_id})
     rows = (
         await session.execute(
-            select(RatingChange, User.name)
+            select(RatingChange, User.name, User.rank)
             .join(User, User.id == RatingChange.user_id)
             .where(RatingChange.match_id == match_id)
             .order_by(RatingChange.seat)
@@ -670,13 +685,13 @@ async def match_ratings(session: AsyncSession, match_id: int) -> dict[str, Any]:
         "changes": [
             {
                 "seat": c.seat,
-                "user": {"id": c.user_id, "name": name},
+                "user": {"id": c.user_id, "name": name, "rank": rank},
                 "rating_before": c.rating_before,
                 "rating_after": c.rating_after,
                 "delta": c.rating_after - c.rating_before,
                 "provisional": is_provisional(c.sigma_after),
                 "points": c.points,
             }
-            for c, name in rows
+            for c, name, rank in rows
         ],
     }

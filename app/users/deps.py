@@ -170,3 +170,18 @@ async def check_login_rate(conn: HTTPConnection, name: str) -> None:
                 f"Too many login attempts; try again in {wait} seconds.",
                 params={"retry_after": wait},
             )
+
+
+async def require_admin(user: CurrentUser) -> User:
+    """Dependency: the current :class:`User`, who must be an administrator (``users.is_admin``,
+    set by ``scripts/admin.py``).
+
+    :raises DomainError: ``unauthorized`` when nobody is logged in; ``forbidden`` (``reason``
+        ``not_admin``) for anyone else.
+    """
+    if not user.is_admin:
+        raise DomainError(ErrorCode.FORBIDDEN, "only an administrator may do this", params={"reason": "not_admin"})
+    return user
+
+
+AdminUser = Annotated[User, Depends(require_admin)]

@@ -9,7 +9,7 @@ password hasher. Names and labels refuse control characters (:mod:`app.validatio
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -73,17 +73,19 @@ class TokenRequest(Credentials):
 
 
 class UserOut(BaseModel):
-    """A user as others may see it: ``{"id", "name", "is_bot"}`` (``is_bot``: a bot account)."""
+    """A user as others may see it: ``{"id", "name", "is_bot", "rank"}`` (``is_bot``: a bot
+    account; ``rank``: ``knight``, ``master``, ``lord`` or ``leader``, :class:`app.points.ranks.Rank`)."""
 
     model_config = ConfigDict(from_attributes=True)
 
     id: int
     name: str
     is_bot: bool = False
+    rank: Literal["knight", "master", "lord", "leader"] = "knight"
 
 
 class UserEnvelope(BaseModel):
-    """``{"user": {"id", "name", "is_bot"}}``."""
+    """``{"user": {"id", "name", "is_bot", "rank"}}``."""
 
     user: UserOut
 

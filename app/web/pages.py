@@ -48,8 +48,17 @@ templates.env.globals["computer_levels"] = difficulty_of_levels
 
 
 def user_json(user: Any) -> dict[str, Any] | None:
-    """``{"id", "name", "is_bot"}`` of a logged-in user, or ``None`` for a visitor."""
-    return {"id": user.id, "name": user.name, "is_bot": bool(user.is_bot)} if user is not None else None
+    """``{"id", "name", "is_bot", "rank", "is_admin"}`` of a logged-in user, or ``None`` for a
+    visitor."""
+    if user is None:
+        return None
+    return {
+        "id": user.id,
+        "name": user.name,
+        "is_bot": bool(user.is_bot),
+        "rank": getattr(user, "rank", None),
+        "is_admin": bool(getattr(user, "is_admin", False)),
+    }
 
 
 def render_page(request: Request, name: str, user: Any, status_code: int = 200, **context: Any) -> HTMLResponse:

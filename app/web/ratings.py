@@ -4,8 +4,9 @@ same data as their JSON twins under ``/api``), with the rating-history chart dra
 =============================  ===========================================================
 ``/ladders``                   every rating pool, with a link to its ladder
 ``/ladders/{pool}?page=N``     a pool's ladder: 50 rows a page, the viewer's row highlighted
-``/users/{name}``              a player's profile: ratings with a chart, records, recent
-                               matches, head-to-head with the viewer
+``/users/{name}``              a player's profile: rank and chosen title, points and rewards
+                               (:mod:`app.points.reads`, ``templates/_points.html``), ratings
+                               with a chart, records, recent matches, head-to-head
 =============================  ===========================================================
 """
 
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from app.errors import DomainError
+from app.points.reads import player_points
 from app.ratings import reads
 from app.ratings.pools import POOL_MAX, all_pools
 from app.users.deps import OptionalUser, SessionDep
@@ -144,6 +146,7 @@ async def profile_page(
     except DomainError:
         return not_found(request, user, f"There is no player {name!r}.")
     charts = {r["pool"]["key"]: chart(r["history"]) for r in data["ratings"]}
+    points = await player_points(session, name)  # rank, balance, ledger, rewards (templates/_points.html)
     return render_page(
         request,
         "profile.html",
@@ -151,5 +154,6 @@ async def profile_page(
         title=data["user"]["name"],
         profile=data,
         charts=charts,
+        points=points,
         game_titles={r["game"]: game_title(r["game"]) for r in data["records"] + data["recent"]},
     )

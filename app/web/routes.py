@@ -19,6 +19,7 @@ over them, and a game without such a module gets the generic pages.
 ``/clans``, ``/clans/{tag}``    the clans, a clan's page (:mod:`app.web.clans`)
 ``/tournaments``               the tournaments (:mod:`app.web.tournaments`)
 ``/tournaments/{id}``          a tournament: pairings, match links, standings
+``/rewards``                   the rewards catalogue: buy, show, manage (:mod:`app.web.rewards`)
 =============================  ===========================================================
 """
 
@@ -42,6 +43,7 @@ from app.web.clans import router as clan_pages
 from app.web.games import declared_parts, game_data, game_title, web_parts
 from app.web.pages import login_redirect, not_found, render_page
 from app.web.ratings import router as ratings_pages
+from app.web.rewards import router as reward_pages
 from app.web.tournaments import router as tournament_pages
 
 router = APIRouter(include_in_schema=False)
@@ -257,6 +259,7 @@ router.include_router(ratings_pages)
 router.include_router(clan_ladder_pages)  # before /clans/{tag}: /clans/ladder
 router.include_router(clan_pages)
 router.include_router(tournament_pages)
+router.include_router(reward_pages)
 
 for _web in declared_parts().values():
     if _web.router is not None:

@@ -1,5 +1,5 @@
 // Small helpers shared by the pages: JSON calls to /api, and the data the server embeds in pages.
-import { errorText } from "/static/js/messages.js";
+import { errorText, say } from "/static/js/messages.js";
 
 /**
  * An error answered by the API: `code` (stable, e.g. "name_taken"), `params` (the values the words
@@ -135,9 +135,19 @@ export function formatTimeControl(options) {
   return formatTurn(o.turn_seconds);
 }
 
-/** A player's name linking to their profile (/users/<name>), a bot account's with the "BOT" mark: `user`
- * is {id, name, is_bot?}. */
+/** A player's rank as a small badge ("Knight", "Master", "Lord", "Leader": the words of
+ * static/js/messages.js, "rank.<code>"), or null without one. */
+export function rankBadge(rank) {
+  if (!rank) return null;
+  const word = say(`rank.${rank}`, {}, rank);
+  return el("span", { class: "rank-badge", dataset: { rank }, title: `Rank: ${word}`, text: word });
+}
+
+/** A player's name linking to their profile (/users/<name>), a bot account's with the "BOT" mark,
+ * and their rank beside it (a badge outside the link): `user` is {id, name, is_bot?, rank?}. */
 export function playerLink(user) {
   const mark = user.is_bot ? [el("span", { class: "bot-mark", title: "a bot account", text: "BOT" }), " "] : [];
-  return el("a", { class: "player-link", href: `/users/${encodeURIComponent(user.name)}` }, ...mark, user.name);
+  const link = el("a", { class: "player-link", href: `/users/${encodeURIComponent(user.name)}` }, ...mark, user.name);
+  const badge = rankBadge(user.rank);
+  return badge ? el("span", { class: "player" }, link, " ", badge) : link;
 }

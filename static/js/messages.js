@@ -125,6 +125,21 @@ export const WORDS = {
   "error.error": ["The server answered {status}.", "The server refused that."],
   "error.http": "The server answered {status}.",
 
+  // ---------------------------------------------------------------- ranks, points and rewards (app/points, app/rewards)
+  "rank.knight": "Knight",
+  "rank.master": "Master",
+  "rank.lord": "Lord",
+  "rank.leader": "Leader",
+  "error.forbidden.not_admin": "Only an administrator may do that.",
+  "error.conflict.insufficient_points": ["You have {balance} points; this costs {cost}.", "You do not have enough points."],
+  "error.conflict.already_owned": "You have this reward already.",
+  "error.conflict.not_for_sale": "This reward is not for sale any more.",
+  "error.conflict.not_owned": "Buy this reward first.",
+  "error.conflict.wrong_kind": "That reward is of another kind.",
+  "error.not_found.reward": "There is no such reward (any more).",
+  "reward.bought": "Bought. Your balance: {balance} points.",
+  "reward.saved": "Saved.",
+
   // ---------------------------------------------------------------- forms and decks (checked in the page)
   "form.enter_name": "Enter a name.",
   "form.enter_password": "Enter a password.",

@@ -51,7 +51,10 @@ def test_found_request_accept_and_the_pages(client):
     assert 'data-user="bob" data-role="member"' in html
     assert BAD not in html and "&lt;script&gt;" in html and "Alpha &lt;b&gt;" in html
     assert "Jihomoravský kraj" in html and 'id="clan-leave"' in html and 'id="clan-manage"' not in html
-    assert re.search(r"bob</a> joined \(.*lea</a> accepted the request\)", html)
+    # (each name links to the profile and has its rank badge beside it)
+    assert re.search(
+        r"bob</a>(?: <span class=\"rank-badge\"[^>]*>[^<]*</span>)? joined \(.*lea</a>.*? accepted the request\)", html
+    )
     assert 'id="clan-manage"' in client.get("/clans/ALP", headers=lea).text
     listing = client.get("/clans").text
     assert 'href="/clans"' in listing and 'data-tag="ALP"' in listing and BAD not in listing

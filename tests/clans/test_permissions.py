@@ -5,8 +5,8 @@ player an invitation or request is for. A refused operation answers its code and
 changes nothing (every clan row, membership, pending invitation and history row compared); an
 allowed one does what it says and adds its history row.
 
-The user model has no administrator role, so there is no administrator column: nobody may act
-for a clan from outside it.
+Nobody but an administrator may act for a clan from outside it; what an administrator may do is
+in ``tests/clans/test_admin_permissions.py``.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def test_a_rated_match_shows_its_rating_changes_ladder_and_profiles(client):
     assert profile["records"] == [{"game": "battle_runes", "wins": 0, "losses": 1, "draws": 0}]
     (recent,) = profile["recent"]
     assert recent["match_id"] == match_id and recent["result"] == "loss"
-    assert recent["opponents"] == [{"id": a["user"]["id"], "name": "alice"}]
+    assert recent["opponents"] == [{"id": a["user"]["id"], "name": "alice", "rank": "knight"}]
     assert (recent["rating_before"], recent["rating_after"]) == (1500, b["rating_after"])
     assert recent["replay"] == f"/matches/{match_id}/replay"
     assert profile["head_to_head"] == {"viewer": a["user"], "wins": 0, "losses": 1, "draws": 0}
