@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     )
     background = make_sessionmaker(background_engine)
 
+    from app.clans.challenges.jobs import start as start_challenges
     from app.gateway.budget import SocketBudget
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
@@ -58,11 +59,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await hub.start()
         await revocations.start()
         ratings_task = None
+        challenge_tasks: list[asyncio.Task[None]] = []
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
             # background pool, woken by the "match finished" notice
             ratings_task = start_ratings(background, hub)
+            # clan challenges: boards decided by their matches, and the deadline job
+            # (app/clans/challenges/results.py, deadlines.py)
+            challenge_tasks = start_challenges(background, hub, service, settings)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
@@ -70,6 +75,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             if ratings_task is not None:
                 ratings_task.cancel()
                 await asyncio.gather(ratings_task, return_exceptions=True)
+            for task in challenge_tasks:
+                task.cancel()
+            await asyncio.gather(*challenge_tasks, return_exceptions=True)
             await service.stop_workers()
             await revocations.stop()
             await hub.stop()

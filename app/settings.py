@@ -114,6 +114,14 @@ class Settings(BaseSettings):
     rank_master_points: int = Field(default=500, ge=1)
     rank_lord_points: int = Field(default=2000, ge=1)
     rank_leader_points: int = Field(default=5000, ge=1)
+    #: open (proposed or accepted) challenges two clans may have between them at once
+    challenge_open_limit: int = Field(default=3, ge=1, le=100)
+    #: clan ladder points a clan gets for a won challenge series (``clan_points``, ``challenge_win``)
+    challenge_win_points: int = Field(default=10, ge=1)
+    #: player points for each board a player of the winning clan won (``points_ledger``, ``challenge_win``)
+    challenge_board_points: int = Field(default=5, ge=1)
+    #: how often the challenge deadline job looks for due challenges, in seconds
+    challenge_tick_seconds: float = Field(default=5.0, gt=0)
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

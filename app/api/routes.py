@@ -3,6 +3,8 @@
 from fastapi import APIRouter
 
 from app.api.games import router as games_router
+from app.clans.challenges.routes import clan_router as challenges_clan_router
+from app.clans.challenges.routes import router as challenges_router
 from app.clans.routes import outside_router as clans_outside_router
 from app.clans.routes import router as clans_router
 from app.decks.routes import router as decks_router
@@ -20,3 +22,5 @@ router.include_router(ratings_router)
 router.include_router(stream_router)
 router.include_router(clans_router)
 router.include_router(clans_outside_router)
+router.include_router(challenges_clan_router)
+router.include_router(challenges_router)

@@ -51,6 +51,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clans.challenges.models import CHALLENGE_HISTORY_CODES
 from app.clans.models import (
     CLAN_NAME_MAX,
     DESCRIPTION_MAX,
@@ -86,6 +87,8 @@ HISTORY_CODES = frozenset(
         "disbanded",  # (nothing)
     }
 )
+#: and the challenges' (app/clans/challenges/models.py, said by templates/_challenge.html)
+HISTORY_CODES |= CHALLENGE_HISTORY_CODES
 
 TAG_RE = re.compile(r"^[A-Za-z0-9]{2,6}$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")

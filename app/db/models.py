@@ -1,6 +1,7 @@
 """Import every domain's models so ``Base.metadata`` knows every table (for Alembic and tests)."""
 
 from app.clans import models as _clans  # noqa: F401
+from app.clans.challenges import models as _challenges  # noqa: F401
 from app.db.base import Base
 from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401

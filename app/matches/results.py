@@ -29,7 +29,10 @@ Consuming (ratings, clan ladders, tournaments)
 
     :func:`consume_forever` runs ``claim`` in a loop: at once when the hub says a match finished,
     and every ``poll_seconds`` otherwise (the safety net for a notice lost while a process was
-    down). Start it beside the service (``asyncio.create_task``) and cancel it on shutdown.
+    down); and again within :data:`RETRY_SECONDS` while rows it has not applied remain (the row
+    locks are shared by every consumer, so one consumer's claim makes another's skip those rows
+    until it commits). Start it beside the service (``asyncio.create_task``) and cancel it on
+    shutdown.
 
     What counts is the consumer's choice: ``matches.origin`` (``casual``, ``rated``, ``challenge``,
     ``tournament``) and ``origin_ref`` tell where the match comes from, and each row says whether
@@ -54,6 +57,11 @@ from app.matches.models import Match, MatchResult, ResultDelivery
 from app.matches.store import MatchRecord
 
 log = get_logger(__name__)
+
+#: how soon a consumer claims again when rows it has not applied were left out of its claim
+#: because another claim held them (``SKIP LOCKED`` skips the rows another consumer is applying
+#: too, not only those of its own twin in another process)
+RETRY_SECONDS = 0.2
 
 #: applies claimed rows inside the claiming transaction; raising undoes the claim
 Handler = Callable[[AsyncSession, Sequence[MatchResult]], Awaitable[None]]
@@ -145,14 +153,24 @@ async def consume_forever(
     try:
         while True:
             wake.clear()
+            timeout = poll_seconds
             try:
                 while await claim(sessionmaker, consumer, handler, limit) >= limit:
                     pass
+                if await undelivered(sessionmaker, consumer):  # skipped: locked by another claim
+                    timeout = RETRY_SECONDS
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("result consumer failed", consumer=consumer)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), poll_seconds)
+                await asyncio.wait_for(wake.wait(), timeout)
     finally:
         unsubscribe()
+
+
+async def undelivered(sessionmaker: async_sessionmaker[AsyncSession], consumer: str) -> bool:
+    """Whether some result row is not yet delivered to ``consumer`` (read without locks)."""
+    async with sessionmaker() as session:
+        delivered = exists().where(ResultDelivery.consumer == consumer, ResultDelivery.result_id == MatchResult.id)
+        return await session.scalar(select(MatchResult.id).where(~delivered).limit(1)) is not None

@@ -25,6 +25,7 @@ from app.clans import reads
 from app.clans.regions import REGION_MAX, region_name
 from app.errors import DomainError
 from app.users.deps import OptionalUser, SessionDep
+from app.web.challenges import clan_context as challenge_context
 from app.web.pages import not_found, render_page, templates
 
 router = APIRouter(include_in_schema=False)
@@ -67,4 +68,5 @@ async def clan_page(request: Request, session: SessionDep, user: OptionalUser, t
         page=data,
         limit=request.app.state.settings.clan_max_members,
         regions=reads.regions_json(),
+        **await challenge_context(request, session, data["clan"]["id"], user),
     )

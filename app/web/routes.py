@@ -33,6 +33,7 @@ from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
 from app.matches.schemas import MatchId
 from app.users.deps import OptionalUser
+from app.web.challenges import router as challenge_pages
 from app.web.clans import router as clan_pages
 from app.web.games import declared_parts, game_data, game_title, web_parts
 from app.web.pages import login_redirect, not_found, render_page
@@ -236,6 +237,7 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
 
 router.include_router(ratings_pages)
 router.include_router(clan_pages)
+router.include_router(challenge_pages)
 
 for _web in declared_parts().values():
     if _web.router is not None:
