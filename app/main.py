@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     background = make_sessionmaker(background_engine)
 
     from app.clans import month_close
+    from app.clans.challenges.jobs import start as start_challenges
     from app.gateway.budget import SocketBudget
     from app.gateway.spectators import SpectatorCounts
     from app.matches.chat import TableChat
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
         await spectators.start()
         await presence.start()
         ratings_task = month_close_task = tournaments_task = points_task = None
+        challenge_tasks: list[asyncio.Task[None]] = []
         if start_workers:
             await service.start_workers()
             # ratings consume the finished matches' results (app/ratings/apply.py), on the
@@ -96,12 +98,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             tournaments_task = asyncio.create_task(tournament_runner.run_forever(hub))
             # player points for rated wins and wins over a Lord (app/points/consumer.py), the same way
             points_task = start_points(background, hub, settings)
+            # clan challenges: boards decided by their matches, and the deadline job
+            # (app/clans/challenges/results.py, deadlines.py)
+            challenge_tasks = start_challenges(background, hub, service, settings)
         tune_gc(settings.gc_young_threshold)
         try:
             yield
         finally:
             await month_close.stop(month_close_task)
-            for task in (ratings_task, points_task, tournaments_task):
+            for task in (ratings_task, points_task, tournaments_task, *challenge_tasks):
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)

@@ -129,6 +129,14 @@ class Settings(BaseSettings):
     points_rated_win: int = Field(default=10, ge=0, le=100_000)
     #: points for a win over a Lord or a Leader (``beat_lord``), on top of the win's own points
     points_beat_lord: int = Field(default=25, ge=0, le=100_000)
+    #: open (proposed or accepted) challenges two clans may have between them at once
+    challenge_open_limit: int = Field(default=3, ge=1, le=100)
+    #: clan ladder points a clan gets for a won challenge series (``clan_points``, ``challenge_win``)
+    challenge_win_points: int = Field(default=10, ge=1)
+    #: player points for each board a player of the winning clan won (``points_ledger``, ``challenge_win``)
+    challenge_board_points: int = Field(default=5, ge=1)
+    #: how often the challenge deadline job looks for due challenges, in seconds
+    challenge_tick_seconds: float = Field(default=5.0, gt=0)
 
     @field_validator("trusted_proxies", "allowed_origins", mode="before")
     @classmethod

@@ -5,6 +5,8 @@ from fastapi import APIRouter
 from app.admin.routes import router as admin_router
 from app.api.clan_ladder import router as clan_ladder_router
 from app.api.games import router as games_router
+from app.clans.challenges.routes import clan_router as challenges_clan_router
+from app.clans.challenges.routes import router as challenges_router
 from app.clans.routes import outside_router as clans_outside_router
 from app.clans.routes import router as clans_router
 from app.decks.routes import router as decks_router
@@ -32,3 +34,5 @@ router.include_router(points_router)
 router.include_router(rewards_router)
 router.include_router(rewards_outside_router)
 router.include_router(admin_router)
+router.include_router(challenges_clan_router)
+router.include_router(challenges_router)

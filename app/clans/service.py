@@ -58,6 +58,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clans.challenges.models import CHALLENGE_HISTORY_CODES
 from app.clans.models import (
     CLAN_NAME_MAX,
     DESCRIPTION_MAX,
@@ -95,6 +96,8 @@ HISTORY_CODES = frozenset(
         "wall_removed",  # post_id, user: the post's author | null (app/clans/wall.py)
     }
 )
+#: and the challenges' (app/clans/challenges/models.py, said by templates/_challenge.html)
+HISTORY_CODES |= CHALLENGE_HISTORY_CODES
 
 #: what an administrator may do in any clan, as an officer (the service's functions)
 MODERATION = frozenset({"update_clan", "remove", "decline"})

@@ -4,6 +4,7 @@ from app.admin import models as _admin  # noqa: F401
 from app.clans import ladder_models as _clan_ladder  # noqa: F401
 from app.clans import models as _clans  # noqa: F401
 from app.clans import wall_models as _clan_wall  # noqa: F401
+from app.clans.challenges import models as _challenges  # noqa: F401
 from app.db.base import Base
 from app.decks import models as _decks  # noqa: F401
 from app.matches import models as _matches  # noqa: F401

@@ -46,7 +46,7 @@ from app.matches.bots import BotRunner
 from app.matches.clock import Clock
 from app.matches.hub import LocalHub
 from app.matches.live import LiveMatch, LiveMatches, StoredEvent
-from app.matches.models import ACTIVE, CASUAL, FINISHED, RATED, WAITING, Match, MatchSeat
+from app.matches.models import ACTIVE, CASUAL, CHALLENGE, FINISHED, RATED, TOURNAMENT, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
 from app.matches.store import (
     AsyncpgStatements,
@@ -184,6 +184,8 @@ class MatchService(ComputerSeats, MatchReads):
         players: int | None = None,
         bots: Sequence[BotSeat] = (),
         seat: int | None = None,
+        origin: str | None = None,
+        origin_ref: str | None = None,
     ) -> dict[str, Any]:
         """Create a match; the creator (if any) takes ``seat`` (default: the first seat no bot holds).
 
@@ -194,22 +196,15 @@ class MatchService(ComputerSeats, MatchReads):
             see :func:`~app.matches.time_control.normalize_time_control`; ``spectators``;
             ``rated``: true makes the match's origin ``rated``) and the game's own options
             (``variant`` picks a variant's rules where the game has variants).
+        :param origin: ``challenge`` or ``tournament`` for a match such a feature creates (with
+            ``origin_ref``, what it belongs to); default ``rated`` or ``casual`` as ``options``
+            say. Whether a challenge or tournament match is rated is its ``rated`` option.
         :returns: the public match info (:func:`app.matches.views.match_info`).
         :raises DomainError: ``bad_options`` for an unknown game, option, level, seat or count.
         """
-        options = options or {}
-        try:  # the variant's rules, where the game's options pick one
-            rules = get_rules(game, {k: v for k, v in options.items() if k not in SERVICE_OPTIONS})
-        except BadOptions as exc:
-            raise DomainError("bad_options", str(exc)) from None
-        players = players or rules.min_players
-        if not rules.min_players <= players <= rules.max_players:
-            raise DomainError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
-        opts = self._normalize_options(rules, options, has_bots=bool(bots))
-        try:  # options that depend on the number of seats (Fantasy súboj's teams, its packs)
-            rules.initial_state(players, {k: v for k, v in opts.items() if k not in SERVICE_OPTIONS})
-        except GameError as exc:
-            raise DomainError("bad_options", str(exc)) from None
+        players, opts = self.check_options(game, options, players=players, has_bots=bool(bots))
+        if origin is not None and origin not in (CHALLENGE, TOURNAMENT):
+            raise ValueError(f"origin {origin!r}: only challenge and tournament are given by their features")
         bot_by_seat: dict[int, str] = {}
         for b in bots:
             if not 0 <= b.seat < players or b.seat in bot_by_seat:
@@ -244,6 +239,8 @@ class MatchService(ComputerSeats, MatchReads):
                     )
             users = {seat: user_id} if user_id is not None and seat is not None else {}
             m = new_match(game, opts, players, users, bot_by_seat, created_by=user_id, now=now)
+            if origin is not None:
+                m.origin, m.origin_ref = origin, origin_ref
             session.add(m)
             await session.flush()
             match_id = m.id
@@ -265,25 +262,32 @@ class MatchService(ComputerSeats, MatchReads):
 
         await self._write(match_id, start)
 
-    def check_options(self, game: str, options: Mapping[str, Any], players: int = 2) -> dict[str, Any]:
-        """The options a match of ``game`` for ``players`` people would be created with (as
-        :meth:`create_match` normalizes them), for features that create matches later
-        (tournaments).
+    def check_options(
+        self, game: str, options: Mapping[str, Any] | None, *, players: int | None = None, has_bots: bool = False
+    ) -> tuple[int, dict[str, Any]]:
+        """The options a match of ``game`` at ``players`` seats (default: the game's fewest) would
+        be created with, checked exactly as :meth:`create_match` checks them (the variant's rules,
+        the seat count, the clock, the flags, the game's own options and those that depend on the
+        number of seats). Features that create matches later (clan challenges, tournaments) check
+        their options here first.
 
-        :raises DomainError: ``bad_options`` for an unknown game, option or count.
+        :returns: ``(players, normalised options)``.
+        :raises DomainError: ``bad_options`` for an unknown game, option or seat count.
         """
-        try:
+        options = options or {}
+        try:  # the variant's rules, where the game's options pick one
             rules = get_rules(game, {k: v for k, v in options.items() if k not in SERVICE_OPTIONS})
         except BadOptions as exc:
             raise DomainError("bad_options", str(exc)) from None
+        players = players or rules.min_players
         if not rules.min_players <= players <= rules.max_players:
             raise DomainError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
-        opts = self._normalize_options(rules, options, has_bots=False)
-        try:
+        opts = self._normalize_options(rules, options, has_bots=has_bots)
+        try:  # options that depend on the number of seats (Fantasy súboj's teams, its packs)
             rules.initial_state(players, {k: v for k, v in opts.items() if k not in SERVICE_OPTIONS})
         except GameError as exc:
             raise DomainError("bad_options", str(exc)) from None
-        return opts
+        return players, opts
 
     def seated_match(
         self, game: str, options: Mapping[str, Any], user_ids: Sequence[int], *, origin: str, origin_ref: str

@@ -1,8 +1,8 @@
 """Applying finished matches to ratings and ladder points, exactly once: the ``"ratings"`` consumer
 of ``match_results`` (:mod:`app.matches.results`).
 
-What counts (issue 12, item 1): a match created as rated (``matches.origin == "rated"``, or a
-match of a rated tournament: origin ``tournament`` with the option ``rated``), in a pool
+What counts (issue 12, item 1): a match created as rated (``matches.origin == "rated"``, or a clan
+challenge's or tournament's match with its ``rated`` option on: :func:`is_rated`), in a pool
 (:func:`app.ratings.pools.pool_of`), whose every seat is held by a person. A match with a computer
 seat is never rated. A seat the computer finished for a player who left (away, or resigned while the
 game went on) counts as that player's result, as on BGA.
@@ -43,7 +43,7 @@ from sqlalchemy.orm import aliased
 
 from app.logging import get_logger
 from app.matches.hub import LocalHub
-from app.matches.models import RATED, TOURNAMENT, Match, MatchResult
+from app.matches.models import CHALLENGE, RATED, TOURNAMENT, Match, MatchResult
 from app.matches.results import consume_forever
 from app.ratings import skill
 from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingCount, RatingPool
@@ -62,6 +62,12 @@ CountDeltas = Counter[tuple[str, int]]
 def season_of(at: datetime) -> str:
     """The season (a UTC calendar month) a match that ended at ``at`` counts for: ``"2026-11"``."""
     return f"{at.year:04d}-{at.month:02d}"
+
+
+def is_rated(m: Match) -> bool:
+    """Whether ``m`` was created rated: origin ``rated``, or a clan challenge's or tournament's
+    match whose ``rated`` option is on (those features decide it, :mod:`app.clans.challenges.service`)."""
+    return m.origin == RATED or (m.origin in (CHALLENGE, TOURNAMENT) and m.options.get("rated") is True)
 
 
 async def apply_results(session: AsyncSession, rows: Sequence[MatchResult]) -> None:
@@ -151,7 +157,7 @@ async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, li
     """``(match, pool key, its results by seat)`` when the match counts for the ratings (rated, in
     a pool, every seat a different person), else ``None``."""
     m = await session.get(Match, match_id)
-    if m is None or not (m.origin == RATED or (m.origin == TOURNAMENT and m.options.get("rated"))):
+    if m is None or not is_rated(m):
         return None
     pool = pool_of(m.game, m.options)
     results = list(

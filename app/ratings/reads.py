@@ -17,7 +17,7 @@ from sqlalchemy.orm import aliased
 
 from app.errors import DomainError, ErrorCode
 from app.matches.models import Match, MatchResult
-from app.ratings.apply import season_of
+from app.ratings.apply import is_rated, season_of
 from app.ratings.models import LadderPoints, PlayerRecord, Rating, RatingChange, RatingCount, RatingPool
 from app.ratings.pools import Pool, all_pools, get_pool, pool_of
 from app.ratings.skill import SCALE, is_provisional
@@ -678,8 +678,8 @@ async def match_ratings(session: AsyncSession, match_id: int) -> dict[str, Any]:
     pool = pool_of(m.game, m.options or {})
     return {
         "match_id": match_id,
-        "rated": m.origin == "rated",
-        "counts": m.origin == "rated" and pool is not None and not any(s.bot_level for s in m.seats),
+        "rated": is_rated(m),
+        "counts": is_rated(m) and pool is not None and not any(s.bot_level for s in m.seats),
         "applied": bool(rows),
         "pool": rows[0][0].pool if rows else (pool.key if pool else None),
         "changes": [

@@ -143,8 +143,8 @@ class TournamentService:
         now = self.clock.now()
         if new.starts_at.tzinfo is None or new.starts_at <= now:
             raise DomainError(ErrorCode.BAD_OPTIONS, "starts_at must be a time in the future, with its time zone")
-        options = self.matches.check_options(
-            new.game, {**(new.options or {}), "turn_seconds": new.turn_seconds, "rated": new.rated}
+        _players, options = self.matches.check_options(
+            new.game, {**(new.options or {}), "turn_seconds": new.turn_seconds, "rated": new.rated}, players=2
         )
         async with self.sessionmaker() as session, session.begin():
             if not await may_organise(session, user_id):

@@ -25,6 +25,7 @@ from app.clans import reads
 from app.clans.regions import REGION_MAX, region_name
 from app.errors import DomainError
 from app.users.deps import OptionalUser, SessionDep
+from app.web.challenges import clan_context as challenge_context
 from app.web.clan_ladder import clan_section
 from app.web.pages import not_found, render_page, templates
 
@@ -69,4 +70,5 @@ async def clan_page(request: Request, session: SessionDep, user: OptionalUser, t
         limit=request.app.state.settings.clan_max_members,
         regions=reads.regions_json(),
         clan_ladder=await clan_section(session, data["clan"]["id"], user.id if user else None),
+        **await challenge_context(request, session, data["clan"]["id"], user),
     )

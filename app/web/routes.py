@@ -38,6 +38,7 @@ from app.games.core import all_games, bot_levels
 from app.matches.schemas import MatchId
 from app.matches.time_control import DEFAULT_BANK_SECONDS, DEFAULT_INCREMENT_SECONDS
 from app.users.deps import OptionalUser
+from app.web.challenges import router as challenge_pages
 from app.web.clan_ladder import router as clan_ladder_pages
 from app.web.clans import router as clan_pages
 from app.web.games import declared_parts, game_data, game_title, web_parts
@@ -260,6 +261,7 @@ router.include_router(clan_ladder_pages)  # before /clans/{tag}: /clans/ladder
 router.include_router(clan_pages)
 router.include_router(tournament_pages)
 router.include_router(reward_pages)
+router.include_router(challenge_pages)
 
 for _web in declared_parts().values():
     if _web.router is not None:

@@ -122,7 +122,8 @@ def test_every_reason_and_history_code_has_words(client):
     words = client.get("/static/js/messages.js").text
     missing = [f"error.{code}.{reason}" for code, reason in sorted(reasons) if f'"error.{code}.{reason}"' not in words]
     assert not missing
-    template = (ROOT / "templates" / "_clan.html").read_text(encoding="utf-8")
+    # the challenges' history codes are said by templates/_challenge.html, which _clan.html calls
+    template = "".join((ROOT / "templates" / t).read_text(encoding="utf-8") for t in ("_clan.html", "_challenge.html"))
     assert not [c for c in HISTORY_CODES if f'h.code == "{c}"' not in template]
     js = client.get("/static/js/clans.js").text
     assert "errorText(err)" in js and "err.message" not in js
