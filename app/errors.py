@@ -110,8 +110,9 @@ class ErrorCode(StrEnum):
     RATED_NEEDS_CONSENT = "rated_needs_consent"
     #: acting in a match that waits for players
     NOT_STARTED = "not_started"
-    #: asking for the replay of a match that is not over; offering a rematch before the end
-    #: (``reason``: ``rematch``)
+    #: offering a rematch before the end (``reason``: ``rematch``); once also asking for the replay
+    #: of a match that is not over (no longer raised for that: a running match's replay shows it as
+    #: its viewer saw it live)
     NOT_FINISHED = "not_finished"
     #: an action sent with a version that is no longer current (``version``: the current one)
     STALE_VERSION = "stale_version"

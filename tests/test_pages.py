@@ -113,7 +113,12 @@ def test_match_page_and_replay_page(client):
     assert 'id="match-aborted"' not in r.text
     r = client.get(f"/matches/{match['id']}/replay")
     assert r.status_code == 200
-    assert "The replay opens when the match is over" in r.text
+    assert "Nothing has been played yet" in r.text and "/static/js/replay.js" not in r.text
+    # once it runs, the replay page steps through it (as this viewer saw it: static/js/replay.js)
+    register(client, "opponent")
+    assert client.post(f"/api/matches/{match['id']}/join").json()["status"] == "active"
+    r = client.get(f"/matches/{match['id']}/replay")
+    assert "/static/js/replay.js" in r.text and 'id="move-list"' in r.text and 'id="replay-live"' in r.text
 
 
 def _aborted_pages(client, match_id: int) -> tuple[str, str]:
@@ -123,7 +128,7 @@ def _aborted_pages(client, match_id: int) -> tuple[str, str]:
     for text in (page.text, replay.text):
         assert 'id="match-aborted"' in text
         assert "Waiting for an opponent" not in text and "join-match" not in text
-        assert "The replay opens when the match is over" not in text
+        assert "Nothing has been played yet" not in text
     assert 'id="seed-unused"' in page.text and "never started" in page.text
     assert "nothing to replay" in replay.text and "/static/js/replay.js" not in replay.text
     assert "nothing to replay" not in page.text

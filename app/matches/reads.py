@@ -20,7 +20,7 @@ from app.errors import DomainError, busy
 from app.matches.clock import Clock
 from app.matches.live import TAIL_EVENTS, LiveMatch, LiveMatches, StoredEvent
 from app.matches.models import ACTIVE, FINISHED, WAITING, Match, MatchEvent, MatchResult, MatchSeat
-from app.matches.views import event_views, live_info, match_info, result_view
+from app.matches.views import event_views, live_info, match_info, result_view, seat_of
 from app.matches.write import game_options, match_rules, replay_rows
 
 
@@ -154,27 +154,42 @@ class MatchReads:
             raise busy("every database connection is in use") from None
         return live.frame(viewer, since, self.clock.now(), rows)
 
-    async def replay(self, match_id: int) -> dict[str, Any]:
-        """Every step of a finished match, all revealed: ``{"match", "steps": [{"version", "kind",
-        "seat", "action", "events", "view"}]}`` where ``view`` is the spectator view after the step.
+    async def replay(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
+        """Every step of a match, one per stored input (step ``n`` is version ``n``), each with
+        the board after it: ``{"match", "seat", "complete", "steps": [{"version", "kind", "seat",
+        "action", "hidden", "events", "at", "view"}]}``.
 
-        :raises DomainError: ``not_found``; ``not_finished`` while the match is running.
+        A finished match reveals everything to everybody (``observe_finished``, every action and
+        event shown; ``seat`` null, ``complete`` true). A running match is shown to ``user_id``
+        exactly as it was shown live: its seat's view at each step (``observe``; a spectator's
+        when it holds no seat) and the events and actions that seat may see (hidden choices of
+        the others stay hidden), so going back never reveals what the table did not
+        (``complete`` false, ``seat`` the viewer's seat or null).
+
+        :raises DomainError: ``not_found``; ``not_started`` for a match that waits for players or
+            never started (aborted); ``forbidden`` for a spectator of a running match without
+            spectators.
         """
         async with self.sessionmaker() as session:
             m = await session.get(Match, match_id)
             if m is None:
                 raise DomainError("not_found", f"no match {match_id}")
-            if m.status != FINISHED:
-                raise DomainError("not_finished", "the replay opens when the match is over")
+            if m.status not in (ACTIVE, FINISHED):
+                raise DomainError("not_started", "nothing was played in this match, so there is nothing to replay")
+            complete = m.status == FINISHED
+            seat = None if complete else seat_of(m, user_id)
+            if not complete and seat is None and not m.options.get("spectators", True):
+                raise DomainError("forbidden", "this match has no spectators")
             rows = await self._rows(session, match_id)
             info = match_info(m, self.clock.now())
         rules = match_rules(m)
-        views = event_views(rows, None, True)
+        views = event_views(rows, seat, complete)
+        observe = rules.observe_finished if complete else rules.observe
         steps = [
-            {**view, "view": rules.observe_finished(state, None)}
+            {**view, "view": observe(state, seat)}
             for view, (state, _) in zip(views, replay_rows(m, rows), strict=False)
         ]
-        return {"match": info, "steps": steps}
+        return {"match": info, "seat": seat, "complete": complete, "steps": steps}
 
     async def rebuild(self, match_id: int) -> Any:
         """Rebuild the engine state by replaying ``match_events`` (needs no RNG).

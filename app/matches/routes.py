@@ -159,10 +159,11 @@ async def back(match_id: MatchId, request: Request, user: CurrentUser) -> dict[s
     return {"version": await _service(request).set_back(match_id, user.id)}
 
 
-@router.get("/{match_id}/replay", openapi_extra=errors("not_found", "not_finished"))
-async def replay(match_id: MatchId, request: Request) -> dict[str, Any]:
-    """Every step of a finished match with everything revealed."""
-    return await _service(request).replay(match_id)
+@router.get("/{match_id}/replay", openapi_extra=errors("not_found", "not_started", "forbidden"))
+async def replay(match_id: MatchId, request: Request, user: OptionalUser) -> dict[str, Any]:
+    """Every step of a match: a finished one with everything revealed; a running one as your
+    seat (or a spectator) saw it live, hidden choices and pieces still hidden."""
+    return await _service(request).replay(match_id, user.id if user else None)
 
 
 @router.get("/{match_id}/rematch", openapi_extra=errors("not_found"))

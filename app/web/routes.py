@@ -10,7 +10,7 @@ over them, and a game without such a module gets the generic pages.
 ``/lobby``                     matches being played ("Live now", to watch), open matches; logged
                                in: your matches and "create a match"; a visitor: a sign-up prompt
 ``/matches/{id}``              the match page (players and spectators)
-``/matches/{id}/replay``       steps through a finished match (says so for an aborted one)
+``/matches/{id}/replay``       steps through a match (a running one as the viewer saw it; says so for an aborted one)
 ``/games/{game}``              a game's rules summary and card catalog
 ``/decks``                     your saved setups, per game with an editor (login needed)
 ``/decks/{game}``              that game's deck editor (``GameWeb.deck_editor``)
@@ -183,7 +183,8 @@ async def match_page(request: Request, match_id: MatchId, user: OptionalUser) ->
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, match_id: MatchId, user: OptionalUser) -> HTMLResponse:
-    """Step through a finished match."""
+    """Step through a match (``#step=N`` in the address): a finished one with everything revealed,
+    a running one as the viewer's seat saw it (static/js/replay.js, ``MatchReads.replay``)."""
     return await _match_view_page(request, match_id, user, "replay.html", "Replay · match {id}")
 
 

@@ -5,6 +5,11 @@
 // was saved at and the decision it belongs to (`stamp`: a Battle Runes turn, the setup or the
 // loadout phase). A simultaneous choice sees the version move on when the other seat commits,
 // so a draft is kept while its decision is open and dropped as soon as the decision moves on.
+//
+// Fantasy súboj and Treasure Beasts keep no draft: each of their choices is one action sent at
+// once (a Fantasy súboj attacker, a draft pick, each step of a Treasure Beasts attack, each loss),
+// which the server keeps, so a reload shows the choice where it was
+// (tests/browser/test_every_phase.py).
 
 const PREFIX = "tta-draft";
 

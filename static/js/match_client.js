@@ -3,7 +3,7 @@
 // It opens /ws/matches/{id}, says hello with the last version it has, applies the snapshots the
 // server sends, reconnects by itself with exponential backoff (showing "offline — reconnecting"),
 // shows per-seat clocks, who is away (with an "I'm back" button for your own seat), a log of the
-// events, and error frames as a dismissable message. The game itself is drawn by a game module:
+// events (each line a link to the replay at its step), and error frames as a dismissable message. The game itself is drawn by a game module:
 //
 //   export async function setup(client)            // optional: load card data before the first render
 //   export function render(root, snapshot, client) // draw the snapshot; call client.act(action) to play
@@ -85,6 +85,22 @@ export function abortedText(result, expirySeconds = null) {
     headline: say(`aborted.${key}.headline`),
     detail: say(`aborted.${key}.detail`, { duration: formatDuration(expirySeconds) }),
   };
+}
+
+/**
+ * Who resigned, as the result says it: ["You resigned."] for the viewer's own seat, ["Ann
+ * resigned."] for another; from the outcome's `resigned` seats (a two-seat resignation stored
+ * without them: the losing seat).
+ * @param {object} outcome  the match result ({results, reason, resigned?})
+ * @param {number|null} seat  the viewer's seat (null: a spectator)
+ * @param {(seat: number) => string} nameOf  a seat's display name
+ * @returns {string[]}
+ */
+export function resignedLines(outcome, seat, nameOf) {
+  if (!outcome) return [];
+  let seats = outcome.resigned || [];
+  if (!seats.length && outcome.reason === "resigned") seats = [(outcome.results || []).indexOf("loss")];
+  return seats.filter((s) => s >= 0).map((s) => (s === seat ? say("result.you_resigned") : say("result.resigned", { who: nameOf(s) })));
 }
 
 /** The panel shown instead of the game for a match that never started (status "aborted"). */
@@ -621,7 +637,9 @@ export class MatchClient {
     const away = (snap.clock && snap.clock.away) || [];
     if (this.ui.away) this.ui.away.hidden = !(this.seat !== null && snap.status === "active" && away.includes(this.seat));
     if (this.ui.replayLink) this.ui.replayLink.hidden = snap.status !== "finished";
-    if (this.ui.resign) this.ui.resign.hidden = !(this.seat !== null && snap.status === "active");
+    // a seat that resigned in a larger game (the computer plays it on) has nothing left to resign
+    const resigned = (snap.seats || []).some((s) => s.seat === this.seat && s.resigned);
+    if (this.ui.resign) this.ui.resign.hidden = !(this.seat !== null && snap.status === "active" && !resigned);
     document.body.dataset.matchStatus = snap.status;
     this.tickClocks();
   }
@@ -702,6 +720,19 @@ export class MatchClient {
     return lines;
   }
 
+  /**
+   * A log line as a link to the replay at its step (`#step=<version>`: step N is version N). A
+   * running match's replay shows this viewer's own past only (app/matches/reads.py), and opens in
+   * another tab so the live table stays open.
+   */
+  stepLink(entry, text) {
+    const live = !this.snapshot || this.snapshot.status !== "finished";
+    return el("a", {
+      class: "log-text log-step", href: `/matches/${this.matchId}/replay#step=${entry.version}`, text,
+      target: live ? "_blank" : null, rel: live ? "noopener" : null, title: say("log.step_link"),
+    });
+  }
+
   appendLog(entries) {
     const log = this.ui.log;
     if (!log || !entries.length) return;
@@ -713,7 +744,7 @@ export class MatchClient {
       const time = at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
       log.append(el("li", { class: `log-entry log-${entry.kind}`, dataset: { version: entry.version } },
         el("span", { class: "log-time", text: time }),
-        el("span", { class: "log-text", text: lines.join(" ") })));
+        this.stepLink(entry, lines.join(" "))));
     }
     if (stick) log.scrollTop = log.scrollHeight;
   }

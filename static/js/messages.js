@@ -169,6 +169,7 @@ export const WORDS = {
   "log.back": "{who} is back.",
   "log.resign": "{who} resigned.",
   "log.end": "The match is over. The seed is revealed.",
+  "log.step_link": "See the board at this step",
 
   // ---------------------------------------------------------------- the table (match_table.js, turn_alerts.js)
   // where a seat's player is (a person's seat; the computer's has none)
@@ -212,6 +213,9 @@ export const WORDS = {
   "replay.back": "{who} is back.",
   "replay.resign": "{who} resigned.",
   "replay.end": "The match is over; the seed is revealed.",
+  "replay.live": "This match is still being played: every step is shown as it was shown live, hidden choices stay hidden.",
+  "replay.live.seat": "You see it as {who}'s seat saw it.",
+  "replay.live.spectator": "You see it as a spectator saw it.",
 
   // ---------------------------------------------------------------- the result screen: rematch
   // (the `rematch` frame and /api/matches/{id}/rematch: status, seats; {who}, {whom}: players' names)
@@ -254,6 +258,8 @@ export const WORDS = {
 
   // ---------------------------------------------------------------- why a match ended
   "reason.resigned": "a player resigned",
+  "result.you_resigned": "You resigned.",
+  "result.resigned": "{who} resigned.",
   "reason.abandoned": "the match was abandoned",
   "reason.timeout": "a player's time ran out",
   "reason.cancelled": "cancelled",
@@ -366,7 +372,6 @@ export const WORDS = {
   "fd.outcome.spectator_draw": "A draw between {winners}.",
   "fd.reason.last_army": "only one side has units left",
   "fd.reason.stalemate": "no unit fell for {rounds} rounds",
-  "fd.reason.resignation": "a player resigned",
   // abilities, short (a unit's chips) and long (its tooltip)
   "fd.ability.bonus_vs": "+{attack} vs {target}",
   "fd.ability.defense_bonus_vs": "+{defense} def vs {attacker}",
@@ -526,7 +531,6 @@ export const WORDS = {
   "tb.reason.treasure": "12 treasures reached",
   "tb.reason.last_standing": "the last player standing",
   "tb.reason.turn_cap": "the round limit: the richest player wins",
-  "tb.reason.resignation": "a player resigned",
   "tb.back_to_lobby": "Back to the lobby",
   "tb.watch_replay": "Watch the replay",
   "tb.waiting.title": "Waiting for players to join…",

@@ -1,5 +1,13 @@
-// The replay page: steps through a finished match (first / prev / next / last, a slider and the
-// arrow keys), drawing each step's view with the game's module and listing the step's events.
+// The replay page: steps through a match (first / prev / next / last, a slider, the arrow keys and
+// the move list: one line per step, each a link to it), drawing each step's view with the game's
+// module and listing the step's events. The step is in the address (`#step=N`, 1-based; step N is
+// the match's version N): a shared link opens at that step, and a change of the hash (a click in
+// the move list, the browser's back button, an edited address) shows its step without a reload.
+//
+// A finished match shows everything to everybody. A running one (opened from the match page's
+// log) is shown as its viewer saw it live: the server builds every step with that seat's view and
+// keeps the other seats' hidden choices hidden (app/matches/reads.py, MatchReads.replay); its
+// steps are drawn as that seat's, with nothing to play and no half-made choice read or kept.
 import { api, el, pageData } from "/static/js/api.js";
 import { renderSeats, renderSeedInfo, seatName } from "/static/js/match_client.js";
 import { errorText, knows, say } from "/static/js/messages.js";
@@ -30,9 +38,9 @@ function chosenAt(i) {
 
 function fakeClient(i) {
   return {
-    matchId: replay.match.id,
-    seat: null,
-    isSpectator: true,
+    matchId: replay.complete ? replay.match.id : null, // null: drafts (static/js/drafts.js) are left alone
+    seat: replay.seat,
+    isSpectator: replay.seat === null,
     showPicks: true, // a replay shows each seat's choice as soon as it was made
     events: replay.steps.slice(0, i + 1),
     pending: null,
@@ -57,17 +65,53 @@ function describe(step, client) {
   return lines;
 }
 
+/** The step of the address (`#step=N`, 1-based) as an index, or null when it names none. */
+function stepFromHash() {
+  const m = /(?:^#|&)step=(\d+)/.exec(window.location.hash);
+  return m ? Number(m[1]) - 1 : null;
+}
+
+/** The move list: one line per step that says something, each a link to its step. */
+function renderMoveList() {
+  const items = [];
+  replay.steps.forEach((step, i) => {
+    const lines = describe(step, fakeClient(i));
+    if (!lines.length) return;
+    items.push(el("li", { class: "move", dataset: { step: i + 1 } },
+      el("a", { class: "move-link", href: `#step=${i + 1}` },
+        el("span", { class: "move-no", text: `${i + 1}.` }), " ", lines.join(" "))));
+  });
+  $("move-list").replaceChildren(...items);
+}
+
+/** Mark the line of step `i` (or the last line before it) as the current one, in sight. */
+function markMove(i) {
+  const list = $("move-list");
+  let current = null;
+  for (const li of list.children) {
+    li.removeAttribute("aria-current");
+    if (Number(li.dataset.step) <= i + 1) current = li;
+  }
+  if (!current) return;
+  current.setAttribute("aria-current", "step");
+  const top = current.offsetTop - list.offsetTop;
+  if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
+}
+
 function show(i) {
   const steps = replay.steps;
   index = Math.max(0, Math.min(steps.length - 1, i));
   const step = steps[index];
   const last = index === steps.length - 1;
+  const ended = last && replay.complete;
   const client = fakeClient(index);
   const snapshot = {
-    type: "snapshot", match_id: replay.match.id, game: replay.match.game, version: step.version, seat: null,
-    status: last ? "finished" : "active", view: step.view, to_act: [], chosen: chosenAt(index), legal: [],
+    type: "snapshot", match_id: client.matchId, game: replay.match.game, version: step.version, seat: replay.seat,
+    status: ended ? "finished" : "active", view: step.view, to_act: [], chosen: chosenAt(index), legal: [],
     clock: { turn_seconds: 0, remaining_ms: {}, away: [] }, events: client.events,
-    result: last ? replay.match.result : null, seed_hash: replay.match.seed_hash, seats: replay.match.seats,
+    result: ended ? replay.match.result : null, seed_hash: replay.match.seed_hash, seats: replay.match.seats,
   };
   if (!last && step.view && step.view.over) snapshot.status = "finished";
   try {
@@ -75,7 +119,7 @@ function show(i) {
   } catch (err) {
     $("game-root").replaceChildren(el("p", { class: "form-error", text: `Cannot draw this step: ${err.message}` }));
   }
-  renderSeats($("seats"), snapshot, {});
+  renderSeats($("seats"), snapshot, { me: replay.seat });
   $("step-info").replaceChildren(
     el("p", { class: "step-head" }, el("strong", { text: `Step ${index + 1} of ${steps.length}` }),
       el("span", { class: "muted", text: ` · version ${step.version} · ${step.kind}` })),
@@ -84,8 +128,10 @@ function show(i) {
   $("replay-slider").value = String(index);
   $("replay-first").disabled = $("replay-prev").disabled = index === 0;
   $("replay-next").disabled = $("replay-last").disabled = last;
-  app.dataset.step = String(index);
-  history.replaceState(null, "", `#step=${index + 1}`);
+  app.dataset.step = String(index + 1);
+  markMove(index);
+  // the address follows without a history entry per key press (replaceState fires no hashchange)
+  if (stepFromHash() !== index) history.replaceState(null, "", `#step=${index + 1}`);
 }
 
 async function main() {
@@ -94,10 +140,15 @@ async function main() {
   try {
     replay = await api("GET", `/api/matches/${app.dataset.matchId}/replay`);
   } catch (err) {
-    $("game-root").replaceChildren(el("p", { class: "form-error", text: errorText(err) }));
+    $("game-root").replaceChildren(el("p", { class: "form-error", id: "replay-error", text: errorText(err) }));
     return;
   }
   renderSeedInfo($("seed-info"), replay.match);
+  if (!replay.complete) {
+    const as = replay.seat === null ? say("replay.live.spectator") : say("replay.live.seat", { who: seatNameOf(replay.seat) });
+    $("replay-live").textContent = `${say("replay.live")} ${as}`;
+    $("replay-live").hidden = false;
+  }
   $("replay-slider").max = String(replay.steps.length - 1);
   $("replay-first").addEventListener("click", () => show(0));
   $("replay-prev").addEventListener("click", () => show(index - 1));
@@ -106,13 +157,24 @@ async function main() {
   $("replay-slider").addEventListener("input", (e) => show(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
     if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) && e.target.type !== "range") return;
-    if (e.key === "ArrowLeft") show(index - 1);
-    else if (e.key === "ArrowRight") show(index + 1);
-    else if (e.key === "Home") show(0);
-    else if (e.key === "End") show(replay.steps.length - 1);
+    if (e.altKey || e.ctrlKey || e.metaKey) return; // the browser's own shortcuts (Alt+← is "back")
+    let to = null;
+    if (e.key === "ArrowLeft") to = index - 1;
+    else if (e.key === "ArrowRight") to = index + 1;
+    else if (e.key === "Home") to = 0;
+    else if (e.key === "End") to = replay.steps.length - 1;
+    if (to === null) return;
+    e.preventDefault(); // a focused slider would move a second step, the page would scroll
+    show(to);
   });
-  const m = /step=(\d+)/.exec(window.location.hash);
-  show(m ? Number(m[1]) - 1 : 0);
+  window.addEventListener("hashchange", () => {
+    const to = stepFromHash();
+    if (to !== null && to !== index) show(to);
+  });
+  renderMoveList();
+  const start = stepFromHash();
+  show(start === null ? 0 : start);
+  app.dataset.ready = "true";
 }
 
 main();

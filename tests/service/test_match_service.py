@@ -252,11 +252,37 @@ async def test_match_against_computer_to_the_end_and_replay(env):
     assert e.value.code == "game_over"
 
 
-async def test_replay_refused_while_running(env):
+async def test_replay_of_a_running_match_shows_each_viewer_only_what_it_saw_live(env):
+    """Issue 16: the move list of a running match. Alice (seat 0) chose her runes, hidden until
+    the turn resolves: her replay shows her choice; Bob's and a spectator's show that she chose,
+    not what; every step's board is the one that viewer's live snapshot showed."""
+    alice, bob, carol = env.users
     match_id = await _two_player_match(env)
+    snap0 = await env.service.snapshot(match_id, 0)
+    choice = snap0["legal"][1]
+    await env.service.act(match_id, alice, choice, snap0["version"])
+    for user, seat in ((alice, 0), (bob, 1), (carol, None)):
+        replay = await env.service.replay(match_id, user)
+        assert replay["seat"] == seat and replay["complete"] is False and "seed" not in replay["match"]
+        live = await env.service.snapshot(match_id, seat)
+        assert [s["version"] for s in replay["steps"]] == list(range(1, live["version"] + 1))
+        assert replay["steps"][-1]["view"] == live["view"]
+        assert [(s["action"], s["hidden"]) for s in replay["steps"]] == [
+            (e["action"], e["hidden"]) for e in live["events"]
+        ]
+        last = replay["steps"][-1]
+        assert last["kind"] == "action" and last["seat"] == 0
+        assert (last["action"], last["hidden"]) == ((choice, False) if seat == 0 else (None, True))
+    # a match without spectators: its players may step back, nobody else
+    private = await env.service.create_match(alice, "battle_runes", {"turn_seconds": 60, "spectators": False, **LONG})
     with pytest.raises(DomainError) as e:
-        await env.service.replay(match_id)
-    assert e.value.code == "not_finished"
+        await env.service.replay(private["id"], alice)
+    assert e.value.code == "not_started"  # nothing played while it waits
+    await env.service.join(private["id"], bob)
+    assert (await env.service.replay(private["id"], bob))["seat"] == 1
+    with pytest.raises(DomainError) as e:
+        await env.service.replay(private["id"], carol)
+    assert e.value.code == "forbidden"
 
 
 async def test_timeout_takeover_with_fake_clock(env):

@@ -8,7 +8,7 @@
 // static/js/messages.js ("fd.*").
 
 import { el, loadGameData } from "/static/js/api.js";
-import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, formatDuration, joinButton, resignedLines } from "/static/js/match_client.js";
 import { knows, say } from "/static/js/messages.js";
 
 let units = []; // catalog units in table order: card c shows units[c % units.length]
@@ -177,9 +177,10 @@ function resultBanner(snapshot, view, seat, nm) {
     mood = results.includes("win") ? "win" : "draw";
     headline = say(results.includes("win") ? "fd.outcome.spectator" : "fd.outcome.spectator_draw", { winners: winners.join(", ") });
   }
-  const reason = outcome.reason === "stalemate"
-    ? say("fd.reason.stalemate", { rounds: (view.options && view.options.stalemate_rounds) || "" })
-    : say(`fd.reason.${outcome.reason}`, {}, outcome.reason || "");
+  let reason = "";
+  if (outcome.reason === "stalemate") reason = say("fd.reason.stalemate", { rounds: (view.options && view.options.stalemate_rounds) || "" });
+  else if (outcome.reason !== "resigned") reason = say(`fd.reason.${outcome.reason}`, {}, outcome.reason || "");
+  reason = [reason, ...resignedLines(outcome, seat, nm)].filter(Boolean).join(" ");
   const order = results.map((_, s) => s).sort((a, b) => (ranks[a] - ranks[b]) || (scores[b] - scores[a]) || (a - b));
   const teams = teamMode(view) ? (outcome.teams || view.teams) : null;
   return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(",") } },

@@ -12,7 +12,7 @@
 // static/js/messages.js ("tb.*"); card names come from the catalog (game-data).
 
 import { el, loadGameData } from "/static/js/api.js";
-import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, formatDuration, joinButton, resignedLines } from "/static/js/match_client.js";
 import { knows, say } from "/static/js/messages.js";
 
 let byId = {}; // card id -> catalog card
@@ -317,7 +317,8 @@ function resultBanner(snapshot, view, seat, nm) {
   const order = results.map((_, s) => s).sort((a, b) => (ranks[a] - ranks[b]) || (a - b));
   return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(",") } },
     el("div", { class: "result-headline", text: headline }),
-    el("div", { class: "result-detail", text: say(`tb.reason.${outcome.reason}`, {}, outcome.reason || "") }),
+    el("div", { class: "result-detail", text: [outcome.reason === "resigned" ? "" : say(`tb.reason.${outcome.reason}`, {}, outcome.reason || ""),
+      ...resignedLines(outcome, seat, nm)].filter(Boolean).join(" ") }),
     el("ul", { class: "tb-ranking" }, ...order.map((s) => el("li", { dataset: { seat: s, rank: ranks[s] } },
       el("span", { text: `${ranks[s]}. ` }), el("strong", { text: nm(s) }),
       el("span", { class: "tb-rank-score", text: ` ${say("tb.treasures", { count: view.players[s] ? view.players[s].treasury : "" })}` }),
