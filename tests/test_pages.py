@@ -332,7 +332,13 @@ def test_stratego_junior_rules_page_shows_the_castles(client):
     names = ("King", "Princess", "Knight", "Unicorn", "Dwarf", "Wizard", "Dragon", "Flag", "Black Knight", "Jester")
     for name in names:
         assert f"<h3>{name}" in r.text
-    assert "Computer levels: Easy (random), Medium (casual), Hard (expert)." in r.text
+    # the difficulties in words, the algorithm's name only in the tooltip (issue 16)
+    levels = ", ".join(
+        f'<span class="level-name" title="algorithm: {lv}">{name}</span>'
+        for lv, name in (("random", "Easy"), ("casual", "Medium"), ("expert", "Hard"))
+    )
+    assert f"Computer levels: {levels}." in r.text
+    assert "(expert)" not in r.text and ">expert<" not in r.text
     assert 'href="/decks/stratego_junior"' in r.text  # "My setups"
 
 

@@ -14,7 +14,7 @@ class DeckIn(BaseModel):
     """A deck to save: ``data`` is the game's deck payload (see the game's ``validate_deck``;
     the OpenAPI document gives its shape per game). A deck of the right shape can still break a
     rule JSON Schema cannot state, and is refused with 422 ``bad_deck``: a Stratego Junior setup
-    must hold exactly one side's castles, a Scratch Wars loadout one weapon of each kind."""
+    must hold exactly one side's castles, a Scratch Wars loadout no weapon name twice (rule 3.1: two different axes are fine)."""
 
     game: Text = Field(min_length=1, max_length=40)
     name: Name = Field(max_length=60)

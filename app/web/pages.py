@@ -13,6 +13,7 @@ from urllib.parse import quote
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from app.games.core.levels import difficulty_of_levels
 from app.settings import ROOT
@@ -35,11 +36,19 @@ def duration(seconds: int | None) -> str:
 templates.env.filters["duration"] = duration
 
 
-def level_names(levels: list[str]) -> str:
-    """A game's computer levels as players read them: ``Easy (random), Medium (greedy), Hard
-    (nash)`` (the algorithm's name in brackets; see app/games/core/levels.py)."""
+def level_names(levels: list[str]) -> Markup:
+    """A game's computer levels as players read them, ``Easy, Medium, Hard``, each the HTML
+    ``<span class="level-name" title="algorithm: random">Easy</span>``: the algorithm's name only
+    in the tooltip (issue 16; see app/games/core/levels.py). A level of no difficulty keeps its
+    own name."""
     difficulty = difficulty_of_levels()
-    return ", ".join(f"{difficulty[lv].capitalize()} ({lv})" if lv in difficulty else lv for lv in levels)
+    parts = [
+        Markup('<span class="level-name" title="algorithm: {}">{}</span>').format(
+            lv, difficulty[lv].capitalize() if lv in difficulty else lv
+        )
+        for lv in levels
+    ]
+    return Markup(", ").join(parts)
 
 
 templates.env.filters["level_names"] = level_names

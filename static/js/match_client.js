@@ -142,22 +142,43 @@ export function joinButton(snapshot, client) {
 
 /**
  * A "Cancel this match" button for the creator of a waiting match (null for anyone else).
- * Game modules put it in their "waiting for players" panel.
+ * Game modules put it in their "waiting for players" panel. It asks first, in the page, as the
+ * lobby does: "Cancel this match? [Yes, cancel it] [No, keep it]"; the question stays through
+ * the redraws a snapshot brings (kept on the client as `cancelAsking`).
  */
 export function cancelButton(client, snapshot) {
   if (!client || !client.cancel || snapshot.status !== "waiting") return null;
   const creator = client.match ? client.match.created_by : null;
   if (!client.user || creator !== client.user.id) return null;
-  const button = el("button", { type: "button", class: "btn btn-ghost btn-danger", id: "cancel-match", text: "Cancel this match" });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    button.textContent = "Cancelling…";
-    if (!(await client.cancel())) {
-      button.disabled = false;
-      button.textContent = "Cancel this match";
-    }
-  });
-  return button;
+  const box = el("span", { class: "cancel-match-box", id: "cancel-match-box" });
+  const ask = () => {
+    const yes = el("button", { type: "button", class: "btn btn-small btn-danger", id: "cancel-match-yes",
+      text: say("lobby.confirm_cancel.yes"), dataset: { action: "confirm-cancel" } });
+    const no = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "cancel-match-no",
+      text: say("lobby.confirm_cancel.no"), dataset: { action: "keep" } });
+    yes.addEventListener("click", async () => {
+      yes.disabled = no.disabled = true;
+      if (await client.cancel()) return;
+      yes.disabled = no.disabled = false;
+    });
+    no.addEventListener("click", () => {
+      client.cancelAsking = false;
+      offer();
+    });
+    box.replaceChildren(el("span", { class: "confirm-inline", role: "group", dataset: { testid: "confirm-cancel" } },
+      el("span", { text: say("lobby.confirm_cancel") }), " ", yes, " ", no));
+  };
+  const offer = () => {
+    const button = el("button", { type: "button", class: "btn btn-ghost btn-danger", id: "cancel-match", text: "Cancel this match" });
+    button.addEventListener("click", () => {
+      client.cancelAsking = true;
+      ask();
+    });
+    box.replaceChildren(button);
+  };
+  if (client.cancelAsking) ask();
+  else offer();
+  return box;
 }
 
 /** Fill the "Fair play" box: the seed's hash from the start, the seed and its check at the end. */

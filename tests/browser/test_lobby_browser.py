@@ -142,6 +142,7 @@ def test_a_cancelled_match_says_so_live_on_reload_and_on_the_replay_page(new_pag
     shot(host, "match_waiting_with_cancel")
 
     host.click("#cancel-match")
+    host.click("#cancel-match-yes")  # it asks first (tests/browser/test_table_audit.py)
     for page in (host, other):  # both pages change without reloading
         expect(page.locator("#match-aborted")).to_be_visible()
         expect(page.locator("#match-aborted h2")).to_have_text("This match was cancelled")

@@ -60,6 +60,14 @@ def test_resigning_in_the_first_phase_ends_the_match_cleanly(new_page, game):
     expect(result).to_contain_text("You lose.")
     expect(page.locator(controls)).to_have_count(0)
     expect(page.locator("#resign-button")).to_be_hidden()
+    # the faults the issue saw in Scratch Wars: lives without numbers in the result, the phase's
+    # "Computer is choosing..." and its "Use" buttons left live (a click answered "The match is over")
+    game_root = page.locator("#game-root")
+    expect(game_root).not_to_contain_text(re.compile(r"lives · Computer"))
+    expect(game_root).not_to_contain_text(re.compile(r"undefined|null lives"))
+    expect(game_root).not_to_contain_text("is choosing")
+    expect(game_root.get_by_role("button", name=re.compile(r"^Use\b"))).to_have_count(0)
+    expect(page.locator("#error-banner")).to_be_hidden()
     info = page.request.get(f"/api/matches/{match_id}").json()
     assert info["status"] == "finished" and info["result"]["reason"] == "resigned"
     spectator = new_page()

@@ -13,6 +13,8 @@ and per player count from ``min_players`` to ``max_players`` (fewer seeds for th
   ``secrets`` at some state of its playouts, and no viewer's observation, bot observation or event
   view contains what is secret from that viewer; a ``"perfect"`` game gives every seat and the
   spectator the same observation apart from whose view it is;
+* a finished match reveals everything: ``observe_finished`` shows every viewer each fragment
+  that ``secrets`` hid from anyone (:func:`check_finished_reveals`);
 * ``resign(state, seat)`` at random points returns ``None`` or an :class:`Outcome` with one entry per
   seat where the resigning seat loses (and a team shares one result);
 * no caches: the registered rules object is unchanged by a playout and memoises no method; states
@@ -175,9 +177,18 @@ def check_state(rules: Any, state: Any, num_players: int, full: bool) -> bool:
         for secret in hidden[viewer]:
             assert secret not in text, f"viewer {viewer} sees a secret: {secret[:60]}"
             assert secret not in bot_text, f"seat {viewer}'s bot sees a secret: {secret[:60]}"
+        check_finished_reveals(rules, state, viewer, hidden[None])
     if rules.information == "perfect":
         check_same_observations(observations)
     return any(hidden.values())
+
+
+def check_finished_reveals(rules: Any, state: Any, viewer: int | None, secrets: set[str]) -> None:
+    """Issue 16: once a match has ended (by any ending, so at any state), ``observe_finished``
+    shows ``viewer`` everything: every fragment that was secret from anyone."""
+    text = json.dumps(_json(rules.observe_finished(state, viewer)))
+    missing = [s for s in secrets if s not in text]
+    assert not missing, f"a finished match hides from viewer {viewer}: {missing[0][:60]}"
 
 
 def check_same_observations(observations: Mapping[int | None, Any]) -> None:

@@ -132,6 +132,9 @@ class Toy(BaseRules[Any, Any]):
     def secrets(self, state: Any, viewer: int | None) -> list[str]:
         return [json.dumps(list(h)) for s, h in enumerate(state.hands) if s != viewer and h]
 
+    def observe_finished(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        return {**self.observe(state, viewer), "hands": [list(h) for h in state.hands]}
+
     def encode_state(self, state: Any) -> Any:
         return {
             "n": state.num_players,
@@ -201,6 +204,11 @@ class LeakyEvent(Toy):
         return new, [*events, Event("spy", {"hands": [list(h) for h in new.hands]})]
 
 
+class HidesWhenFinished(Toy):
+    def observe_finished(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        return self.observe(state, viewer)
+
+
 class UndeclaredSecrets(Toy):
     def secrets(self, state: Any, viewer: int | None) -> list[str]:
         return []
@@ -223,6 +231,7 @@ class SecretivePerfect(Toy):
         (LeakyObservation(), "viewer .* sees a secret"),
         (LeakyBotObservation(), "bot sees a secret"),
         (LeakyEvent(), "event 'spy' shows viewer"),
+        (HidesWhenFinished(), "a finished match hides from viewer"),
         (UndeclaredSecrets(), "declares no hidden-information fragments"),
         (NotReallyPerfect(), "perfect-information game shows viewers"),
         (SecretivePerfect(), "perfect-information game declares secrets"),

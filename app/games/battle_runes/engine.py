@@ -422,6 +422,11 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
             "options": state.config.to_json(),
         }
 
+    def observe_finished(self, state: BattleRunesState, viewer: int | None) -> dict[str, JSON]:
+        """:meth:`observe` plus ``"decks": [[ids], [ids]]``, each seat's remaining deck in order
+        (top first): the match has ended, so nothing is secret any more (the seed is public too)."""
+        return {**self.observe(state, viewer), "decks": [list(state.decks[0]), list(state.decks[1])]}
+
     def secrets(self, state: BattleRunesState, viewer: int | None) -> list[str]:
         """JSON fragments that must never appear in ``viewer``'s serialised observation: each
         seat's remaining deck order (``json.dumps(list(deck))``) when it holds 2 runes or more.

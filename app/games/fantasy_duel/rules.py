@@ -434,6 +434,11 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         """The table as ``viewer`` sees it (:func:`.observe.observe`); never the deck order."""
         return observe(state, viewer)
 
+    def observe_finished(self, state: FantasyState, viewer: int | None) -> dict[str, JSON]:
+        """:meth:`observe` plus ``"deck": [cards]``, the deck order (top first): the match has
+        ended, so nothing is secret any more (the seed that shuffled it is public too)."""
+        return {**observe(state, viewer), "deck": list(state.deck)}
+
     def bot_observation(self, state: FantasyState, seat: int) -> dict[str, JSON]:
         """:meth:`observe` without the odds (a bot computes the odds it needs; everything a seat
         could remember is on the table already)."""

@@ -285,11 +285,12 @@ class QuestRules(StrategoRules):
 
     # ------------------------------------------------------------------ views
 
-    def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON]) -> None:
+    def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON], reveal: bool = False) -> None:
         """``access``: per seat, whether it has back-row access to the other's towers;
         ``attackable``: the castles the seat to move may flip, ``[[r, c]]``; ``returning`` while a
         Black Knight's castles are placed: ``{"owner", "count", "placed", "pieces", "declinable"}``
-        and, for the owner, ``"next"`` and ``"staged"`` (where each went)."""
+        and, for the owner (for everybody with ``reveal``: the match has ended), ``"next"`` and
+        ``"staged"`` (where each went)."""
         phase = state.phase
         if phase != SETUP:
             board, towers = state.board, state.towers
@@ -308,7 +309,7 @@ class QuestRules(StrategoRules):
                 "pieces": [D.kinds[k] for k, _ in state.staged] + [D.kinds[k] for k in state.returning],
                 "declinable": state.config.black_knight_return_optional and not state.staged,
             }
-            if viewer == owner:
+            if viewer == owner or reveal:
                 ret["next"] = D.kinds[state.returning[0]]
                 ret["staged"] = [
                     tower_json(owner, k, -1 - t) if t < 0 else {"owner": owner, "piece": D.kinds[k], "sq": rc(t)}

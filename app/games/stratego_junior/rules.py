@@ -125,8 +125,9 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         ``from_square``, -1 in Quest); ``changes``: the towers, big castles out and history after it."""
         raise NotImplementedError
 
-    def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON]) -> None:
-        """Fill the variant's keys of the observation ``obs``."""
+    def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON], reveal: bool = False) -> None:
+        """Fill the variant's keys of the observation ``obs`` (``reveal``: the match has ended,
+        show what the variant keeps to one seat to everybody)."""
 
     # ------------------------------------------------------------------ the derived list of actions
 
@@ -443,7 +444,7 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         """:meth:`observe` with every castle and tower shown: the match has ended (any ending,
         resignation and abandonment included, where the state is not ``over``)."""
         obs = observation(state, viewer, state.config.memory_aid, reveal=True)
-        self._annotate(state, viewer, obs)
+        self._annotate(state, viewer, obs, reveal=True)
         return obs
 
     def bot_observation(self, state: StrategoState, seat: int) -> dict[str, JSON]:

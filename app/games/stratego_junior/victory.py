@@ -251,7 +251,7 @@ class VictoryRules(StrategoRules):
             **changes,
         )
 
-    def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON]) -> None:
+    def _annotate(self, state: StrategoState, viewer: int | None, obs: dict[str, JSON], reveal: bool = False) -> None:
         """``restricted``: the move the back-and-forth rule forbids the seat to move now,
         ``{"from": [r, c], "to": [r, c]}``, or ``None``."""
         if state.phase == PLAY:

@@ -103,6 +103,19 @@ def observe(book: CardBook, state: State, viewer: int | None, to_act: list[int])
     return view
 
 
+def observe_finished(book: CardBook, state: State, viewer: int | None, to_act: list[int]) -> dict[str, JSON]:
+    """:func:`observe` once the match has ended (any ending): everything revealed to everybody,
+    for the finished page and every step of the replay. Adds ``"hands": [{"seat", "cards"}]`` and
+    ``"packs": [{"seat", "pack"}]`` for every seat (the objects :func:`observe` gives their owner)
+    and ``"deck": {"deck": [ids]}`` (the deck order, top first), so nothing :func:`secrets`
+    names for any viewer is left out."""
+    view = observe(book, state, viewer, to_act)
+    view["hands"] = [{"seat": s, "cards": list(p.hand)} for s, p in enumerate(state.players)]
+    view["packs"] = [{"seat": s, "pack": list(p.pack)} for s, p in enumerate(state.players)]
+    view["deck"] = {"deck": list(state.deck)}
+    return view
+
+
 def secrets(state: State, viewer: int | None) -> list[str]:
     """JSON fragments ``viewer`` must never see: every other seat's hand and pack (as the objects
     :func:`observe` gives their owner) and the deck order."""

@@ -37,7 +37,7 @@ from .actions import (
 from .data import GROUPS, PROPERTIES, TRIGGERS, ZONES, CardBook, catalog_entries, load_card_set
 from .draft import deal, legal_picks, picks
 from .legality import is_legal
-from .observe import observe, secrets
+from .observe import observe, observe_finished, secrets
 from .properties import derive
 from .state import (
     ATTACK,
@@ -277,6 +277,11 @@ class TreasureBeasts(BaseRules[State, TBAction]):
     def observe(self, state: State, viewer: int | None) -> dict[str, JSON]:
         """What ``viewer`` may see (module :mod:`.observe`)."""
         return observe(self.book, state, viewer, sorted(self.to_act(state)))
+
+    def observe_finished(self, state: State, viewer: int | None) -> dict[str, JSON]:
+        """:meth:`observe` with every hand, pack and the deck order shown: the match has ended
+        (module :mod:`.observe`, :func:`~.observe.observe_finished`)."""
+        return observe_finished(self.book, state, viewer, sorted(self.to_act(state)))
 
     def secrets(self, state: State, viewer: int | None) -> list[str]:
         """Other seats' hands and packs, and the deck order (AMBIGUITY 21)."""

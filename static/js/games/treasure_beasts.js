@@ -398,7 +398,19 @@ function seatPanel(s, snapshot, view, ctx, client) {
       el("span", { class: "tb-hand-size muted small", text: say("tb.hand_size", { count: p.hand_size }) }),
       el("span", { class: "tb-treasury", id: `tb-treasury-${s}`, dataset: { treasury: p.treasury }, title: say("tb.treasury_title") },
         say("tb.treasures", { count: p.treasury }))),
-    el("div", { class: "tb-zones" }, ...zones));
+    el("div", { class: "tb-zones" }, ...zones),
+    revealedHand(view, s));
+}
+
+/** A finished match shows every hand (and a draft's packs) to everybody (view.hands / view.packs,
+ * app/games/treasure_beasts/observe.py observe_finished); null while the match runs. */
+function revealedHand(view, s) {
+  const hand = ((view.hands || []).find((h) => h.seat === s) || {}).cards;
+  if (!hand) return null;
+  const pack = ((view.packs || []).find((p) => p.seat === s) || {}).pack || [];
+  return el("p", { class: "tb-revealed muted small", dataset: { testid: `revealed-hand-${s}`, count: hand.length } },
+    hand.length ? say("tb.revealed_hand", { cards: hand.map(cardName).join(", ") }) : say("tb.revealed_hand_empty"),
+    pack.length ? ` ${say("tb.revealed_pack", { cards: pack.map(cardName).join(", ") })}` : "");
 }
 
 function handPanel(snapshot, view, ctx, client) {
@@ -498,6 +510,10 @@ export function render(root, snapshot, client) {
   } else {
     parts.push(el("div", { class: "tb-treasuries", id: "tb-table" }, ...order.map((s) => el("span", { class: "tb-treasury", id: `tb-treasury-${s}`, dataset: { treasury: view.players[s].treasury } },
       `${nm(s)}: ${say("tb.treasures", { count: view.players[s].treasury })}`))));
+    if (view.hands) { // a match that ended in the draft: every hand and pack, face up
+      parts.push(el("div", { class: "tb-revealed-all", id: "tb-revealed" },
+        ...order.map((s) => el("div", { class: "tb-revealed-seat" }, el("strong", { text: nm(s) }), revealedHand(view, s)))));
+    }
   }
   root.replaceChildren(el("div", { class: "tb", dataset: { phase: view.phase, over: over ? "true" : "false", version: snapshot.version } }, ...parts));
 }
