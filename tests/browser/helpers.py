@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
 import re
+import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import Page, expect
+
+from app.db.session import make_engine, make_sessionmaker
 
 PASSWORD = "correct horse battery staple"
 _names = itertools.count(1)
@@ -146,3 +151,30 @@ def pick_three(
         expect(page.locator("#br-status")).to_have_attribute("data-state", "waiting")
         expect(page.locator("#br-status")).to_contain_text("Waiting for the opponent")
     return chosen
+
+
+def in_server_db(server, fn: Callable[[Any], Awaitable[Any]]) -> Any:
+    """Run ``fn(sessionmaker)`` on the test server's database, in a thread of its own (Playwright's
+    sync API keeps an event loop in this one)."""
+    out: dict[str, Any] = {}
+
+    async def main() -> None:
+        engine = make_engine(server.env["DATABASE_URL"])
+        try:
+            out["value"] = await fn(make_sessionmaker(engine))
+        finally:
+            await engine.dispose()
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # handed to the test's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(180)
+    assert not thread.is_alive(), "the database call did not finish"
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")

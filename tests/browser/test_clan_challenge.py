@@ -3,27 +3,59 @@ other to a 2-board Battle Runes series from the other clan's page; the other acc
 challenge page; each signs up for both boards (a player may play several boards of a series:
 each clan has one player here); the boards' matches are played to the end (the challenged player
 resigns both); the series result shows on the challenge page (which follows the live boards by
-itself) and the clan ladder points on the winning clan's page. (The month close and the trophy
-cabinet extend this test where they are built.)"""
+itself) and the clan ladder points on the winning clan's page; then the month ends, the month
+close runs (the job's function on the server's database, a moment after the month's turn, as the
+server's own loop runs it) and the gold trophy shows in the winning clan's cabinet.
+
+The test has a server of its own: the month close is once per month and region for the whole
+database, so a shared server's other tests could close this month first."""
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlalchemy import select
 
-from tests.browser.helpers import signup, unique_name, watch
+from app.clans import month_close
+from app.clans.models import Clan, ClanPoints
+from app.clans.months import month_start, next_month
+from app.db.base import utcnow
+from tests.browser.conftest import require_chromium
+from tests.browser.helpers import in_server_db, signup, unique_name, watch
+from tests.conftest import make_settings
+from tests.servers import ServerProcess, migrate, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REGION = "CZ-64"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[ServerProcess]:
+    """This module's own server (fresh SQLite database), overriding the session-wide one."""
+    require_chromium()
+    tmp = tmp_path_factory.mktemp("challenge-server")
+    env = server_env(f"sqlite+aiosqlite:///{tmp / 'arena.db'}", BOT_DELAY_SECONDS="0.2", CLOCK_TICK_SECONDS="0.2")
+    migrate(env)
+    srv = ServerProcess(env, tmp / "server.log")
+    try:
+        srv.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield srv
+    srv.stop()
 
 
 def _found(page: Page, name: str, tag: str) -> None:
     page.goto("/clans")
     page.fill("#found-name", name)
     page.fill("#found-tag", tag)
-    page.select_option("#found-region", "CZ-64")
+    page.select_option("#found-region", REGION)
     page.click("#found-submit")
     page.wait_for_url(re.compile(rf".*/clans/{tag}$"))
 
@@ -43,7 +75,7 @@ def _resign(page: Page) -> None:
     expect(page.locator("#result")).to_be_visible()
 
 
-def test_challenge_accept_play_two_boards_and_the_result_and_ladder_points_show(new_page):
+def test_challenge_played_to_its_result_ladder_points_and_the_month_close_trophy(new_page, server):
     a, b = new_page(), new_page()
     watchers = [watch(a), watch(b)]
     a_name, b_name = unique_name("chal"), unique_name("def")
@@ -101,5 +133,28 @@ def test_challenge_accept_play_two_boards_and_the_result_and_ladder_points_show(
     b.goto(f"/clans/{tag_b}")
     expect(b.locator("#clan-ladder-points")).to_have_text("0")
     expect(b.locator("#challenges-past li .challenge-result")).to_have_text("lost")
+
+    # the month the series counted for ends; the month close awards the region's trophies
+    async def month_of_series(sessions) -> str:
+        async with sessions() as s:
+            clan_id = await s.scalar(select(Clan.id).where(Clan.tag == tag_a))
+            return str(await s.scalar(select(ClanPoints.month).where(ClanPoints.clan_id == clan_id)))
+
+    month = in_server_db(server, month_of_series)
+    after_the_turn = month_start(next_month(month)) + timedelta(seconds=1)
+
+    async def close(sessions) -> list[str]:
+        await month_close.open_months(sessions, utcnow())
+        return await month_close.close_due(sessions, make_settings(server.env["DATABASE_URL"]), after_the_turn)
+
+    in_server_db(server, close)  # (at a real month's turn the server's own loop may have closed it)
+    a.goto(f"/clans/{tag_a}")
+    trophy = a.locator(f'#trophy-cabinet li[data-month="{month}"][data-region="{REGION}"]')
+    expect(trophy).to_have_attribute("data-place", "1")
+    expect(trophy.locator(".trophy-gold")).to_have_text("Gold")
+    expect(a.locator('#clan-history li[data-code="trophy"]')).to_contain_text("The clan won gold")
+    # the losing clan scored nothing: no trophy
+    b.goto(f"/clans/{tag_b}")
+    expect(b.locator("#trophy-cabinet-empty")).to_be_visible()
     for w in watchers:
         assert not w.errors, w.errors
