@@ -268,6 +268,26 @@ def create_match_schema(game: str, rules: Any) -> dict[str, Any]:
     }
 
 
+def per_game_options(body: dict[str, Any], games: dict[str, Any]) -> dict[str, Any]:
+    """A request body with ``game`` and ``options`` (the game's own options) as one schema per
+    game, each with ``options`` as exactly that game's :meth:`options_schema` (a tournament names
+    its game and the options its matches get, as a match's creator does)."""
+    variants = []
+    for game, rules in games.items():
+        properties = {
+            **body["properties"],
+            "game": {"type": "string", "const": game},
+            "options": rules.options_schema(),
+        }
+        variants.append({**body, "title": f"{body.get('title', 'Body')}_{game}", "properties": properties})
+    return {
+        "title": body.get("title", "Body"),
+        "description": body.get("description", ""),
+        "oneOf": variants,
+        "discriminator": {"propertyName": "game"},
+    }
+
+
 def _refine(schema: dict[str, Any]) -> None:
     """Game enums, ``CreateMatch`` per game, the error schema and security, in place."""
     components = schema.setdefault("components", {})
@@ -313,6 +333,8 @@ def _refine(schema: dict[str, Any]) -> None:
         }
     if "DeckUpdate" in schemas:
         schemas["DeckUpdate"]["properties"]["data"] = {"anyOf": [*decks.values(), {"type": "null"}]}
+    if "TournamentIn" in schemas:
+        schemas["TournamentIn"] = per_game_options(schemas["TournamentIn"], games)
     _link(schema)
     for item in schema.get("paths", {}).values():
         for operation in item.values():
