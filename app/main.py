@@ -49,14 +49,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     from app.clans import month_close
     from app.clans.challenges.jobs import start as start_challenges
     from app.gateway.budget import SocketBudget
-    from app.gateway.spectators import SpectatorCounts
     from app.matches.chat import TableChat
     from app.matches.clock import SystemClock
     from app.matches.hub import make_hub
-    from app.matches.notices import make_notices
-    from app.matches.presence import Presence
     from app.matches.rematch import Rematches
     from app.matches.service import MatchService
+    from app.matches.table_roster import TableRoster
     from app.points.consumer import start as start_points
     from app.ratelimit import RateLimiter
     from app.ratings.apply import start as start_ratings
@@ -67,12 +65,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     hub = make_hub(settings.redis_url)
     service = MatchService(sessionmaker, hub, settings=settings, clock=clock or SystemClock(), background=background)
     revocations = make_revocations(settings.redis_url)
-    # rematch offers and spectator counts between processes (app/matches/notices.py)
-    notices = make_notices(settings.redis_url)
-    spectators = SpectatorCounts(notices)
-    rematches = Rematches(service, notices)
-    # who is at each match's table, and its quick chat (issue 16), through the hub's table notices
-    presence = Presence(hub)
+    # what happens at a match's table travels between processes as the hub's table notices:
+    # who is there (connected seats, spectators), quick chat (issue 16), rematch offers
+    roster = TableRoster(hub)
+    rematches = Rematches(service)
     chat_limiter = RateLimiter.from_settings(settings, settings.chat_rate_limit, namespace="chat")
     chat = TableChat(sessionmaker, hub, service, chat_limiter, service.clock)
     tournament_runner = TournamentRunner(background, service)
@@ -82,9 +78,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await revocations.start()
-        await notices.start()
-        await spectators.start()
-        await presence.start()
+        await roster.start()
         ratings_task = month_close_task = tournaments_task = points_task = None
         challenge_tasks: list[asyncio.Task[None]] = []
         if start_workers:
@@ -111,9 +105,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
             await service.stop_workers()
-            await spectators.stop()
-            await notices.stop()
-            await presence.stop()
+            await roster.stop()
             await revocations.stop()
             await hub.stop()
             await engine.dispose()
@@ -139,10 +131,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.hub = hub
     app.state.matches = service
     app.state.revocations = revocations
-    app.state.notices = notices
-    app.state.spectators = spectators
+    app.state.roster = roster
     app.state.rematches = rematches
-    app.state.presence = presence
     app.state.chat = chat
     app.state.tournaments = tournaments
     app.state.ws_budget = SocketBudget.from_settings(settings)

@@ -16,11 +16,11 @@ built here and encoded by :func:`encode`:
               change), to a socket whose ``hello`` asked for ``"notices": ["spectators"]``
 ``presence``  :class:`PresenceFrame` ``{"type": "presence", "match_id", "connected": [seats]}``: the
               seats whose player has a connection open now (any process), after ``hello`` and
-              whenever that changes; only to a connection whose ``hello`` asked for ``table``
+              whenever that changes, to a socket whose ``hello`` asked for ``"notices": ["presence"]``
 ``chat``      :class:`ChatFrame` ``{"type": "chat", "match_id", "lines": [{"id", "seat", "phrase",
               "at"}]}``: quick-chat lines, oldest first (the recent ones after ``hello``, then
               each as it is said, to the sender too; a refused ``chat`` gets an ``error`` with
-              its ``ack``); only to a connection whose ``hello`` asked for ``table``
+              its ``ack``), to a socket whose ``hello`` asked for ``"notices": ["chat"]``
 ============  =====================================================================================
 
 Clients must ignore frame types they do not know: frames are added, never changed.
@@ -115,7 +115,8 @@ class RematchFrame(TypedDict):
 
 
 class SpectatorsFrame(TypedDict):
-    """``spectators``: ``count`` spectator sockets watch match ``match_id`` now (every process)."""
+    """``spectators``: ``count`` spectator sockets watch match ``match_id`` now (every process:
+    :mod:`app.matches.table_roster`)."""
 
     type: Literal["spectators"]
     match_id: int
@@ -124,7 +125,7 @@ class SpectatorsFrame(TypedDict):
 
 class PresenceFrame(TypedDict):
     """``presence``: the seats of match ``match_id`` whose player has a connection open now, on
-    any server process (:mod:`app.matches.presence`). A page shows a person's seat as ``away``
+    any server process (:mod:`app.matches.table_roster`). A page shows a person's seat as ``away``
     when the snapshot's ``clock.away`` lists it (the computer plays for it), else ``connected``
     when ``connected`` lists it, else ``gone``; a computer seat has no presence."""
 

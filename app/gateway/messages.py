@@ -3,13 +3,13 @@
 Client → server frames (JSON text, at most ``ws_max_frame_bytes``):
 
 ========  ==========================================================================
-``hello``  ``{"type": "hello", "since": <int ≥ 0>, "notices": [...], "table": <bool>,
-           "chat_since": <int ≥ 0>}``: the last version the client has; ``notices`` (optional)
-           the extra frames it wants: ``"rematch"``, ``"spectators"`` (:mod:`app.gateway.frames`);
-           ``table`` (optional, false by default): also send this connection the table's
-           ``presence`` and ``chat`` frames (the match page does; a bot need not), starting with
-           the chat lines after ``chat_since`` (the last line id the client has; 0: the recent
-           ones)
+``hello``  ``{"type": "hello", "since": <int ≥ 0>, "notices": [...], "chat_since": <int ≥ 0>}``:
+           the last version the client has; ``notices`` (optional, none by default) the extra
+           frames it wants, any of :data:`NOTICES` (:mod:`app.gateway.frames`): ``"rematch"``
+           (the offer once the match is over), ``"spectators"`` (the count), ``"presence"`` (the
+           connected seats), ``"chat"`` (the quick chat, starting with the lines after
+           ``chat_since``: the last line id the client has; 0: the recent ones). The match page
+           asks for all four; a bot need ask for none
 ``act``    ``{"type": "act", "action": <object from legal>, "version": <int>, "ack": <str>}``
 ``back``   ``{"type": "back"}``: "I'm back", take the seat back from the computer
 ``resign`` ``{"type": "resign"}``: give up the match
@@ -51,19 +51,18 @@ class BadFrame(DomainError):
         self.ack = ack
 
 
-#: the extra frames a ``hello`` may ask for
-NOTICES = frozenset({"rematch", "spectators"})
+#: the extra frames a ``hello`` may ask for in ``notices``
+NOTICES = frozenset({"rematch", "spectators", "presence", "chat"})
 
 
 @dataclass(frozen=True, slots=True)
 class Hello:
     """``hello``: send me a snapshot with the events after ``since``, and from now on the extra
-    frames named in ``notices`` (a subset of :data:`NOTICES`); with ``table``, also the table's
-    frames (presence, and the chat lines after ``chat_since``)."""
+    frames named in ``notices`` (a subset of :data:`NOTICES`; with ``chat``, first the chat lines
+    after ``chat_since``)."""
 
     since: int
     notices: frozenset[str] = frozenset()
-    table: bool = False
     chat_since: int = 0
 
 
@@ -144,13 +143,10 @@ def parse_frame(text: str | None, max_bytes: int) -> Message:
             raise BadFrame(
                 f"hello.notices must be a list of {sorted(NOTICES)}", ack, reason="bad_field", field="notices"
             )
-        table = obj.get("table", False)
-        if not isinstance(table, bool):
-            raise BadFrame("hello.table must be true or false", ack, reason="bad_field", field="table")
         chat_since = obj.get("chat_since", 0)
         if not _is_int(chat_since) or not 0 <= chat_since <= 2**63 - 1:
             raise BadFrame("hello.chat_since must be a whole number ≥ 0", ack, reason="bad_field", field="chat_since")
-        return Hello(since, frozenset(notices), table, chat_since)
+        return Hello(since, frozenset(notices), chat_since)
     if kind == "act":
         if "action" not in obj:
             raise BadFrame("act needs an action", ack, reason="missing_field", field="action")

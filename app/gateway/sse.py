@@ -89,11 +89,11 @@ async def stream(
     if user is not None and token is not None and revocations is not None:
         unsubscribe_credential = revocations.subscribe(token_digest(token), lambda _d: changes.put_nowait(_ENDED))
 
-    presence = app.state.presence
+    roster = app.state.roster
 
     async def events() -> AsyncIterator[str]:
-        if seat is not None:  # a player's stream counts as their seat's connection (app/matches/presence.py)
-            presence.join(match_id, seat)
+        if seat is not None:  # a player's stream counts as their seat's connection (app/matches/table_roster.py)
+            roster.join(match_id, seat)
         try:
             sent = since
             first = True
@@ -120,7 +120,7 @@ async def stream(
                     return
         finally:
             if seat is not None:
-                presence.leave(match_id, seat)
+                roster.leave(match_id, seat)
             unsubscribe()
             if unsubscribe_credential is not None:
                 unsubscribe_credential()

@@ -10,12 +10,16 @@ the hub (built once per viewer and version and shared by that viewer's connectio
 A bad frame gets an ``error`` and the connection stays open; nothing in the match changes.
 Besides the codes of DESIGN.md section 4, ``not_started`` (the match waits for players) can appear.
 
-The table (issue 16): while a player's socket is open, their seat counts as connected
-(:mod:`app.matches.presence`, across processes). A connection whose ``hello`` asks for ``table``
-also gets ``presence`` frames (after that ``hello`` and on every change) and ``chat`` frames (the
-recent lines after that ``hello``, then each line as it is said); a player's ``chat`` frame goes to
-:meth:`app.matches.chat.TableChat.say`. These frames go through the connection's outbox, apart
-from the snapshots, and never carry hidden information.
+The table (issue 16): every socket registers once in the match's roster
+(:mod:`app.matches.table_roster`, across processes) for as long as it is open: a player's seat
+counts as connected, a spectator's socket counts among the spectators. The extra frames a
+``hello`` names in ``notices`` (:data:`app.gateway.messages.NOTICES`) come from one subscription
+to the match's table notices on the hub and one watch of its roster: ``presence`` (after every
+such ``hello`` and on every change), ``spectators`` (once, then on every change), ``chat`` (the
+lines after the ``hello``'s ``chat_since``, then each line as it is said) and ``rematch`` (once
+the match is over, then on every change of the offer). A player's ``chat`` frame goes to
+:meth:`app.matches.chat.TableChat.say`. The presence, spectator and chat frames go through the
+connection's outbox, in order, apart from the snapshots; none carries hidden information.
 
 Held under abuse:
 
@@ -57,11 +61,15 @@ from app.gateway.frames import (
 )
 from app.gateway.messages import MAX_INT, Act, Back, BadFrame, Chat, Hello, Ping, Resign, parse_frame
 from app.logging import get_logger
+from app.matches.rematch import NOTICE as REMATCH_NOTICE
+from app.matches.table_roster import Table
 from app.users.deps import client_address, connection_token, user_from_connection
 from app.users.revocations import Revocations
 from app.users.security import token_digest
 
 router = APIRouter()
+#: the extra frames that come from the match's table notices on the hub, and from its roster
+NOTICE_FRAMES, ROSTER_FRAMES = frozenset({"chat", "rematch"}), frozenset({"presence", "spectators"})
 log = get_logger(__name__)
 
 #: close code: the credential ended, or the handshake was refused
@@ -100,18 +108,21 @@ class Connection:
         #: set when the credential the socket was opened with has ended
         self.revoked = False
         self._tasks: set[asyncio.Task[None]] = set()
-        #: counted among the match's spectators (:mod:`app.gateway.spectators`) until it closes
-        #: or its user takes a seat
-        self.spectating = False
-        #: the extra frames the client asked for in ``hello`` (``rematch``, ``spectators``)
+        #: registered in the match's roster (:meth:`arrive`) until it closes (:meth:`leave`)
+        self.at_table = False
+        #: the seat it is registered under in the roster (``None``: a spectator)
+        self.table_seat: int | None = None
+        #: the extra frames the client asked for in ``hello`` (:data:`app.gateway.messages.NOTICES`)
         self.notices: set[str] = set()
-        self._stop_notices: list[Any] = []
-        #: encoded table frames (presence, chat) waiting to be sent, in order, by :meth:`forward`
+        #: stops the table notices and the roster watch (each set up by the first ``hello`` that
+        #: asked for one of its frames: :data:`NOTICE_FRAMES`, :data:`ROSTER_FRAMES`)
+        self._stop_notices: list[Callable[[], None]] = []
+        #: who was at the table in the last presence / spectators frames queued
+        self._table_sent = Table(frozenset(), -1)
+        #: chat lines heard while a ``hello``'s recent lines are read (``None``: not reading)
+        self._chat_held: list[dict[str, Any]] | None = None
+        #: encoded table frames (presence, spectators, chat) waiting to be sent, in order, by :meth:`forward`
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
-        #: the seat counted as connected in the presence (``None``: none yet)
-        self.present_seat: int | None = None
-        #: stops the table frames (set once a ``hello`` asked for them)
-        self._untable: list[Callable[[], None]] = []
 
     def spawn(self, coro: Any) -> None:
         """Run ``coro`` in a task of this connection (awaited when the connection ends)."""
@@ -119,27 +130,84 @@ class Connection:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def listen_notices(self, wanted: frozenset[str]) -> None:
-        """Start sending the extra frames ``wanted`` (those not sent yet), each first with its
-        state now: the match's spectator count; the rematch offer once the match is over."""
-        app = self.ws.app
-        if "spectators" in wanted and "spectators" not in self.notices:
-            self.notices.add("spectators")
-            counts = app.state.spectators
-            self._stop_notices.append(
-                await counts.watch(self.match_id, lambda n: self.spawn(self.send(spectators_frame(self.match_id, n))))
-            )
-            await self.send(spectators_frame(self.match_id, counts.count(self.match_id)))
-        if "rematch" in wanted and "rematch" not in self.notices:
-            self.notices.add("rematch")
-            self._stop_notices.append(
-                app.state.notices.subscribe(
-                    "rematch", lambda m, _d, _p: self.spawn(self.send_rematch()) if m == self.match_id else None
-                )
-            )
+    async def listen_notices(self, hello: Hello) -> None:
+        """Start sending the extra frames ``hello.notices`` names (those not sent yet), each first
+        with its state now: the presence (again on every ``hello`` that names it), the spectator
+        count, the chat lines after ``hello.chat_since`` (on every ``hello`` that names ``chat``),
+        and the rematch offer once the match is over.
+
+        :raises DomainError: ``busy`` (reading the chat or the match).
+        """
+        wanted = hello.notices
+        if not wanted:
+            return
+        new = wanted - self.notices
+        state = self.ws.app.state
+        roster = state.roster
+        # listen before reading, so nothing said or changed meanwhile is missed (the client keeps
+        # one chat line per id; a rematch frame is the offer as it is when sent)
+        if new & NOTICE_FRAMES and not self.notices & NOTICE_FRAMES:
+            self._stop_notices.append(state.hub.subscribe_table(self.match_id, self._on_notice))
+        if new & ROSTER_FRAMES and not self.notices & ROSTER_FRAMES:
+            self._stop_notices.append(await roster.watch(self.match_id, self._on_table))
+        self.notices |= new
+        table = roster.table(self.match_id)
+        if "presence" in wanted:
+            self._queue_table(table, presence=True, spectators=False)
+        if "spectators" in new:
+            self._queue_table(table, presence=False, spectators=True)
+        if "chat" in wanted:
+            await self._queue_recent_chat(hello.chat_since)
+        if "rematch" in new:
             live = await self.service.live_match(self.match_id)
             if live.status == "finished":
                 await self.send_rematch()
+
+    async def _queue_recent_chat(self, since: int) -> None:
+        """Queue the chat lines after line ``since`` in one frame (none when there are none).
+        Lines said meanwhile are held and queued after them, without the ones the read found
+        already, so each line comes once.
+
+        :raises DomainError: ``busy`` (the lines held are queued anyway).
+        """
+        self._chat_held = []
+        lines: list[dict[str, Any]] = []
+        try:
+            lines = await self.ws.app.state.chat.recent(self.match_id, after=since)
+        finally:
+            held, self._chat_held = self._chat_held, None
+            newest = max((line["id"] for line in lines), default=since)
+            lines += [line for line in held if line["id"] > newest]
+            if lines:
+                self.outbox.put_nowait(encode(chat_frame(self.match_id, lines)))
+
+    def _on_notice(self, _match_id: int, notice: dict[str, Any]) -> None:
+        """A table notice of this match (hub listener): chat lines and rematch changes, for a
+        connection that asked for them."""
+        if "chat" in notice and "chat" in self.notices:
+            if self._chat_held is not None:  # a hello's recent lines are being read
+                self._chat_held.append(notice["chat"])
+            else:
+                self.outbox.put_nowait(encode(chat_frame(self.match_id, [notice["chat"]])))
+        elif REMATCH_NOTICE in notice and "rematch" in self.notices:
+            self.spawn(self.send_rematch())
+
+    def _on_table(self, table: Table) -> None:
+        """Who is at the table changed (roster listener): queue the frames asked for whose figure
+        changed."""
+        self._queue_table(
+            table,
+            presence="presence" in self.notices and table.seats != self._table_sent.seats,
+            spectators="spectators" in self.notices and table.spectators != self._table_sent.spectators,
+        )
+
+    def _queue_table(self, table: Table, *, presence: bool, spectators: bool) -> None:
+        if presence:
+            self.outbox.put_nowait(encode(presence_frame(self.match_id, table.seats)))
+            self._table_sent = self._table_sent._replace(seats=table.seats)
+        if spectators:
+            self.outbox.put_nowait(encode(spectators_frame(self.match_id, table.spectators)))
+            self._table_sent = self._table_sent._replace(spectators=table.spectators)
 
     async def send_rematch(self) -> None:
         """Send the ``rematch`` frame of the match's offer as it is now."""
@@ -151,12 +219,6 @@ class Connection:
             await self.error(exc)
             return
         await self.send(rematch_frame(view))
-
-    def stop_notices(self) -> None:
-        """Stop the extra frames."""
-        for stop in self._stop_notices:
-            stop()
-        self._stop_notices.clear()
 
     async def send(self, frame: ServerFrame) -> bool:
         """Send one frame (one sender at a time). A socket found closed is marked closed and sent
@@ -212,10 +274,9 @@ class Connection:
             return
         if self.seat is None and self.user_id is not None:  # joined since connecting?
             self.seat, _ = await self.service.viewer_seat(self.match_id, self.user_id)
-            if self.seat is not None and self.spectating:  # a player now, no longer a spectator
-                self.spectating = False
-                self.spawn(self.ws.app.state.spectators.closed(self.match_id))
-            self.be_present()
+            if self.seat is not None and self.at_table and self.table_seat is None:
+                self.table_seat = self.seat  # a player now, no longer a spectator
+                self.ws.app.state.roster.seated(self.match_id, self.seat)
         version, text = await self.service.snapshot_text(self.match_id, self.seat, since)
         self.sent_version = version
         await self.send_text(snapshot_text(text, ack))
@@ -240,42 +301,21 @@ class Connection:
             text = await self.outbox.get()
             await self.send_text(text)
 
-    def be_present(self) -> None:
-        """Count this socket in the presence of the seat it plays (once; none for a spectator)."""
-        if self.seat is not None and self.present_seat is None:
-            self.present_seat = self.seat
-            self.ws.app.state.presence.join(self.match_id, self.seat)
+    def arrive(self) -> None:
+        """Register this socket in the match's roster: under its seat, or as a spectator (once;
+        never waits)."""
+        if not self.at_table:
+            self.at_table, self.table_seat = True, self.seat
+            self.ws.app.state.roster.join(self.match_id, self.seat)
 
     def leave(self) -> None:
-        """The socket is closed: stop its table frames and take it out of the presence."""
-        for stop in self._untable:
+        """The socket is closed: stop its extra frames and take it out of the roster."""
+        for stop in self._stop_notices:
             stop()
-        self._untable.clear()
-        if self.present_seat is not None:
-            seat, self.present_seat = self.present_seat, None
-            self.ws.app.state.presence.leave(self.match_id, seat)
-
-    async def open_table(self, chat_since: int) -> None:
-        """After a ``hello`` that asked for ``table``: start the presence and chat frames (once),
-        then queue the presence now and the chat lines after ``chat_since``."""
-        state = self.ws.app.state
-        if not self._untable:
-            queue = self.outbox.put_nowait
-            match_id = self.match_id
-
-            def on_table(_m: int, notice: dict[str, Any]) -> None:
-                if "chat" in notice:
-                    queue(encode(chat_frame(match_id, [notice["chat"]])))
-
-            # listen before reading, so no line said meanwhile is missed (the client keeps one per id)
-            self._untable.append(state.hub.subscribe_table(match_id, on_table))
-            self._untable.append(
-                await state.presence.watch(match_id, lambda seats: queue(encode(presence_frame(match_id, seats))))
-            )
-        self.outbox.put_nowait(encode(presence_frame(self.match_id, state.presence.connected(self.match_id))))
-        lines = await state.chat.recent(self.match_id, after=chat_since)
-        if lines:
-            self.outbox.put_nowait(encode(chat_frame(self.match_id, lines)))
+        self._stop_notices.clear()
+        if self.at_table:
+            self.at_table = False
+            self.ws.app.state.roster.leave(self.match_id, self.table_seat)
 
     async def handle(self, text: str | None) -> None:
         """Handle one frame from the client (nothing, once the socket is closed or its credential
@@ -298,9 +338,7 @@ class Connection:
             async with self.snapshot_lock:
                 try:
                     await self.send_snapshot(msg.since)
-                    await self.listen_notices(msg.notices)
-                    if msg.table:
-                        await self.open_table(msg.chat_since)
+                    await self.listen_notices(msg)
                 except DomainError as exc:
                     await self.error(exc)
         elif isinstance(msg, Chat):
@@ -402,14 +440,10 @@ async def _serve(
         if ended:  # it ended while the user was looked up
             conn.credential_ended(ended[0])
     unsubscribe = ws.app.state.hub.subscribe(match_id, lambda _m, v: conn.changes.put_nowait(v))
-    spectators = ws.app.state.spectators
-    if seat is None:
-        conn.spectating = True
-        await spectators.opened(match_id)
     pump = asyncio.create_task(conn.pump())
     forward = asyncio.create_task(conn.forward())
     try:
-        conn.be_present()
+        conn.arrive()
         while not conn.closed.is_set():
             try:
                 message = await ws.receive()
@@ -421,14 +455,10 @@ async def _serve(
     finally:
         conn.closed.set()
         unsubscribe()
-        conn.stop_notices()
-        if conn.spectating:
-            conn.spectating = False
-            await spectators.closed(match_id)
         if unsubscribe_credential is not None:
             unsubscribe_credential()
         release()
-        conn.leave()  # the presence must not outlive the socket
+        conn.leave()  # the roster must not outlive the socket
         for task in (pump, forward):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -8,9 +8,16 @@ Besides version notices there are two more kinds: "match M has finished" (:meth:
 sent after the commit that wrote the match's ``match_results`` rows, so that result consumers
 (:mod:`app.matches.results`) wake up at once (they poll as well, so a lost notice only delays
 them); and *table notices* (:meth:`LocalHub.publish_table`): what happens at a match's table
-besides moves, as a small JSON object delivered to that match's table subscribers in every
-process: who is connected (:mod:`app.matches.presence`) and quick-chat lines
-(:mod:`app.matches.chat`). A table notice carries no hidden information.
+besides moves, as a small JSON object delivered to that match's table subscribers (and to the
+subscribers of every match's, :meth:`LocalHub.subscribe_table_any`) in every process. It is the
+one way such news travels between processes; each notice has one key saying what it is:
+
+- ``{"roster": {...}}``, ``{"roster_query": ...}``: who is at the table, per process (the seats
+  with a socket open, the spectator count: :mod:`app.matches.table_roster`);
+- ``{"chat": <line>}``: a quick-chat line (:mod:`app.matches.chat`);
+- ``{"rematch": {}}``: the match's rematch offer changed (:mod:`app.matches.rematch`).
+
+A table notice carries no hidden information (a listener reads what it needs).
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ class LocalHub:
         self._any: list[Listener] = []
         self._finished: set[FinishedListener] = set()
         self._table: dict[int, set[TableListener]] = defaultdict(set)
+        self._table_any: set[TableListener] = set()
 
     async def start(self) -> None:
         """Nothing to start in-process."""
@@ -48,6 +56,7 @@ class LocalHub:
         self._listeners.clear()
         self._finished.clear()
         self._table.clear()
+        self._table_any.clear()
 
     def subscribe(self, match_id: int, listener: Listener) -> Callable[[], None]:
         """Call ``listener(match_id, version)`` on every change of ``match_id``.
@@ -123,8 +132,17 @@ class LocalHub:
 
         return unsubscribe
 
+    def subscribe_table_any(self, listener: TableListener) -> Callable[[], None]:
+        """Call ``listener(match_id, notice)`` for every table notice of every match published by
+        any process (this one included), before the listeners of that match.
+
+        :returns: a function that unsubscribes.
+        """
+        self._table_any.add(listener)
+        return lambda: self._table_any.discard(listener)
+
     def _deliver_table(self, match_id: int, notice: dict[str, Any]) -> None:
-        for listener in list(self._table.get(match_id, ())):
+        for listener in [*self._table_any, *self._table.get(match_id, ())]:
             try:
                 listener(match_id, notice)
             except Exception:

@@ -19,11 +19,13 @@ PostgreSQL, the database write lock on SQLite), so two answers never both count:
 - against the computer only (one person): the offer is accepted at once ("Play the computer
   again").
 
-The new match and the offer's ``accepted`` state are committed in one transaction; the match is
-started right after (:meth:`MatchService.start_if_full`, again on any later read of an accepted
-offer whose match still waits, so a crash in between loses nothing). Every change is announced
-with a ``rematch`` match notice (:mod:`app.matches.notices`); the gateway sends the ``rematch``
-frame (:func:`offer_view`) to the match's sockets that asked for it.
+The new match (built by :func:`app.matches.service.new_match`, every seat taken) and the offer's
+``accepted`` state are committed in one transaction; the match is started right after
+(:meth:`MatchService.start_waiting`, again on any later read of an accepted offer whose match
+still waits, so a crash in between loses nothing). Every change is announced with a ``{"rematch":
+{}}`` table notice on the hub (:meth:`app.matches.hub.LocalHub.publish_table`, to every process);
+the gateway sends the ``rematch`` frame (:func:`offer_view`) to the match's sockets that asked
+for it.
 """
 
 from __future__ import annotations
@@ -46,12 +48,11 @@ from app.matches.models import (
     Match,
     RematchOffer,
 )
-from app.matches.notices import LocalNotices
 from app.matches.service import MatchService, new_match
 from app.matches.views import seat_of
 from app.matches.write import lock_match
 
-#: the notice kind announcing a change of a match's rematch offer (data: ``{}``)
+#: the key of the table notice announcing a change of a match's rematch offer (``{NOTICE: {}}``)
 NOTICE = "rematch"
 
 
@@ -101,13 +102,12 @@ def rotated(m: Match) -> tuple[dict[int, int], dict[int, str], dict[str, Any]]:
 class Rematches:
     """Offers, answers and reads rematch offers (see the module's rules).
 
-    :param matches: the match service (its sessions, clock, and the start of the new match).
-    :param notices: where changes are announced.
+    :param matches: the match service (its sessions, clock, the start of the new match, and its
+        hub, where changes are announced as table notices).
     """
 
-    def __init__(self, matches: MatchService, notices: LocalNotices) -> None:
+    def __init__(self, matches: MatchService) -> None:
         self.matches = matches
-        self.notices = notices
 
     async def get(self, match_id: int) -> dict[str, Any]:
         """The rematch state of ``match_id`` (:func:`offer_view`); anyone may read it.
@@ -245,7 +245,7 @@ class Rematches:
             raise busy("every database connection is in use") from None
         await self._start_waiting(view)
         if changed is not None:
-            await self.notices.publish(NOTICE, match_id)
+            await self.matches.hub.publish_table(match_id, {NOTICE: {}})
         return view
 
     async def _create(self, session: Any, m: Match, offer: RematchOffer) -> int:
@@ -254,9 +254,15 @@ class Rematches:
         options["rated"] = offer.rated
         created_by = offer.offered_by if offer.offered_by in users.values() else None
         new = new_match(
-            m.game, options, m.num_players, users, bots, created_by=created_by, now=self.matches.clock.now()
+            m.game,
+            options,
+            m.num_players,
+            users,
+            bots,
+            created_by=created_by,
+            now=self.matches.clock.now(),
+            origin=RATED if offer.rated else CASUAL,
         )
-        new.origin = RATED if offer.rated else CASUAL
         session.add(new)
         await session.flush()
         return new.id
@@ -266,4 +272,4 @@ class Rematches:
         if view["status"] == OFFER_ACCEPTED and view["rematch_id"] is not None:
             info = await self.matches.get_match(view["rematch_id"])
             if info["status"] == WAITING:
-                await self.matches.start_if_full(view["rematch_id"])
+                await self.matches.start_waiting(view["rematch_id"])

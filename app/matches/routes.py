@@ -82,9 +82,9 @@ async def live_matches(request: Request, game: GameQuery = None, limit: LiveQuer
     ``{"matches": [{"id", "game", "origin", "num_players", "started_at", "seats": [{"seat",
     "user", "bot"}], "turn_seconds", "spectators": <sockets watching now>}]}``. Public info only
     (no state, no seed). The lobby's "Live now" list."""
-    counts = request.app.state.spectators
+    roster = request.app.state.roster
     matches = await _service(request).live_matches(game, limit)
-    return {"matches": [{**m, "spectators": counts.count(m["id"])} for m in matches]}
+    return {"matches": [{**m, "spectators": roster.spectators(m["id"])} for m in matches]}
 
 
 @router.get("/{match_id}", openapi_extra=errors("not_found"))

@@ -78,25 +78,38 @@ class BotSeat:
 
 def new_match(
     game: str,
-    options: dict[str, Any],
+    options: Mapping[str, Any],
     players: int,
     users: Mapping[int, int],
-    bots: Mapping[int, str],
+    bots: Mapping[int, str] | None = None,
     *,
     created_by: int | None,
     now: datetime,
+    origin: str | None = None,
+    origin_ref: str | None = None,
 ) -> Match:
-    """A new waiting :class:`Match` (not yet added to a session) with a fresh secret seed.
+    """A new waiting :class:`Match` (not yet added to a session) with a fresh secret seed: the
+    one way every match is built, by :meth:`MatchService.create_match` and by features that add
+    matches with every seat taken in a transaction of their own (a rematch with its accepted
+    offer, :mod:`app.matches.rematch`; a tournament's round, :mod:`app.tournaments.runner`),
+    which start them after their commit with :meth:`MatchService.start_waiting`.
 
-    :param options: normalized options (:meth:`MatchService._normalize_options`); ``rated``
-        gives the origin (``rated`` or ``casual``).
+    :param options: normalized options (:meth:`MatchService._normalize_options`, or checked by
+        :meth:`MatchService.check_options`); copied.
+    :param players: the number of seats.
     :param users: seat -> the user id holding it; ``bots``: seat -> computer level; the other
-        seats are free.
+        seats are free (joined later). A held seat's ``joined_at`` is ``now``.
+    :param created_by: the user who created it (``None``: the server, e.g. a tournament).
+    :param now: the creation time (the service clock's ``now()``, UTC).
+    :param origin: one of :data:`app.matches.models.ORIGINS` (default: ``rated`` when
+        ``options["rated"]`` is true, else ``casual``); ``origin_ref`` names its source (a
+        tournament id).
     """
+    bots = bots or {}
     seed = secrets.token_hex(32)
     m = Match(
         game=game,
-        options=options,
+        options=dict(options),
         num_players=players,
         status=WAITING,
         seed=seed,
@@ -107,7 +120,8 @@ def new_match(
         pending={},
         created_by=created_by,
         created_at=now,
-        origin=RATED if options.get("rated") else CASUAL,
+        origin=origin or (RATED if options.get("rated") else CASUAL),
+        origin_ref=origin_ref,
     )
     m.seats = [
         MatchSeat(
@@ -238,29 +252,23 @@ class MatchService(ComputerSeats, MatchReads):
                         f"you already have {open_count} matches waiting for players; cancel one first",
                     )
             users = {seat: user_id} if user_id is not None and seat is not None else {}
-            m = new_match(game, opts, players, users, bot_by_seat, created_by=user_id, now=now)
-            if origin is not None:
-                m.origin, m.origin_ref = origin, origin_ref
+            m = new_match(
+                game,
+                opts,
+                players,
+                users,
+                bot_by_seat,
+                created_by=user_id,
+                now=now,
+                origin=origin,
+                origin_ref=origin_ref,
+            )
             session.add(m)
             await session.flush()
             match_id = m.id
         if all(s.user_id is not None or s.bot_level for s in m.seats):
             await self._write(match_id, self._start)
         return await self.get_match(match_id)
-
-    async def start_if_full(self, match_id: int) -> None:
-        """Start match ``match_id`` if it still waits and every seat is held (a match inserted
-        with all its seats taken, e.g. a rematch, starts here; again after a crash between its
-        insert and its start).
-
-        :raises DomainError: ``not_found``, ``busy``.
-        """
-
-        async def start(m: AnyMatch, ctx: WriteContext) -> None:
-            if m.status == WAITING and all(s.user_id is not None or s.bot_level for s in m.seats):
-                await self._start(m, ctx)
-
-        await self._write(match_id, start)
 
     def check_options(
         self, game: str, options: Mapping[str, Any] | None, *, players: int | None = None, has_bots: bool = False
@@ -289,43 +297,17 @@ class MatchService(ComputerSeats, MatchReads):
             raise DomainError("bad_options", str(exc)) from None
         return players, opts
 
-    def seated_match(
-        self, game: str, options: Mapping[str, Any], user_ids: Sequence[int], *, origin: str, origin_ref: str
-    ) -> Match:
-        """A new waiting match whose seats ``0 .. len(user_ids) - 1`` the given players hold, for
-        the caller to add in its own transaction (a tournament pairs a round and creates its
-        matches in one commit); start it after the commit with :meth:`start_waiting`.
+    async def start_waiting(self, match_id: int, *, background: bool = False) -> bool:
+        """Start match ``match_id`` if it still waits and every seat is held; a match already
+        started, finished or aborted, or with a free seat, is left as it is (idempotent). A match
+        built with every seat taken (:func:`new_match`: a rematch, a tournament's round) starts
+        here after the commit that added it, and again when its caller finds it still waiting
+        after a crash in between.
 
-        :param options: options checked by :meth:`check_options`.
-        :param origin: one of :data:`app.matches.models.ORIGINS`; ``origin_ref`` names the source.
-        """
-        now = self.clock.now()
-        seed = secrets.token_hex(32)
-        m = Match(
-            game=game,
-            options=dict(options),
-            num_players=len(user_ids),
-            status=WAITING,
-            seed=seed,
-            seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
-            version=0,
-            state_version=0,
-            state=None,
-            pending={},
-            created_by=None,
-            created_at=now,
-            origin=origin,
-            origin_ref=origin_ref,
-        )
-        m.seats = [MatchSeat(seat=s, user_id=u, joined_at=now) for s, u in enumerate(user_ids)]
-        return m
-
-    async def start_waiting(self, match_id: int) -> bool:
-        """Start a waiting match whose every seat is held (idempotent: a match already started,
-        finished or aborted is left as it is).
-
+        :param background: on the background pool (the tournament runner's steps), not the
+            requests' one.
         :returns: True when this call started it.
-        :raises DomainError: ``not_found``.
+        :raises DomainError: ``not_found``, ``busy``.
         """
         started = False
 
@@ -335,7 +317,7 @@ class MatchService(ComputerSeats, MatchReads):
                 await self._start(m, ctx)
                 started = True
 
-        await self._write(match_id, do, background=True)
+        await self._write(match_id, do, background=background)
         return started
 
     def _normalize_options(self, rules: Any, options: Mapping[str, Any], has_bots: bool) -> dict[str, Any]:

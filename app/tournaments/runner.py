@@ -13,7 +13,8 @@ SQLite), takes the one step due, and commits, as the clock sweeper does
    the ``tournament_rounds`` row (primary key ``(tournament, round)``) in one commit, under the
    tournament's lock, only when ``current_round`` is the round before.
 3. **Start its matches** after that commit: each match is started through the match service
-   (:meth:`~app.matches.service.MatchService.start_waiting`, which starts only a waiting match),
+   (:meth:`~app.matches.service.MatchService.start_waiting`, which starts only a waiting match;
+   the matches are built by :func:`~app.matches.service.new_match`, as every match is),
    then the round's ``started_at`` is set. A process that dies in between leaves ``started_at``
    null; the next pass starts what is still waiting.
 4. **Next round or finish** when the current round's last board has its result (the
@@ -40,7 +41,7 @@ from app.logging import get_logger
 from app.matches.hub import LocalHub
 from app.matches.models import ABORTED, TOURNAMENT, Match
 from app.matches.results import claim
-from app.matches.service import MatchService
+from app.matches.service import MatchService, new_match
 from app.points.ledger import credit
 from app.points.ranks import Rank, promote_to_at_least, thresholds_from
 from app.ratings.models import Rating
@@ -270,8 +271,15 @@ class TournamentRunner:
                 row.result = "--" if a in out and b in out else ("-+" if a in out else "+-")
             else:
                 assert second is not None
-                m = self.matches.seated_match(
-                    t.game, t.options, [first, second], origin=TOURNAMENT, origin_ref=str(t.id)
+                m = new_match(
+                    t.game,
+                    t.options,
+                    2,
+                    {0: first, 1: second},
+                    created_by=None,
+                    now=now,
+                    origin=TOURNAMENT,
+                    origin_ref=str(t.id),
                 )
                 session.add(m)
                 await session.flush()
@@ -374,7 +382,7 @@ class TournamentRunner:
             )
         for match_id in match_ids:
             assert match_id is not None
-            await self.matches.start_waiting(match_id)
+            await self.matches.start_waiting(match_id, background=True)
         async with self.sessionmaker() as session, session.begin():
             await session.execute(
                 update(TournamentRound)

@@ -13,11 +13,12 @@
 // received, oldest first), pending (the act in flight or null), act(action), seatName(seat),
 // remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status", and for any other
 // frame type the server sends, each emitted under its own type: the extra frames the page asked
-// for with `notices` (hello's "notices": "rematch", "spectators"; app/gateway/frames.py) and the
-// table's "presence" and "chat" (see match_table.js).
+// for with `notices` (hello's "notices", any of "rematch", "spectators", "presence", "chat";
+// app/gateway/frames.py; the table's "presence" and "chat" are drawn by match_table.js).
 //
-// With `table: true` the hello asks for the table's frames (presence, chat after `chatSince`);
-// `presence` then holds the seats with an open connection (a Set), shown on the seat cards.
+// With "chat" among the notices every hello also says `chat_since` (the last line id received:
+// a reconnect gets only newer lines); with "presence", `presence` holds the seats with an open
+// connection (a Set), shown on the seat cards.
 //
 // Clocks: the server sends `remaining_ms` per seat; the client counts down from the moment the
 // snapshot arrived (performance.now()), never comparing its own wall clock with the server's. In a
@@ -279,10 +280,10 @@ export class MatchClient {
    * @param {object} opts.elements {root, seats, log, seed, conn, offline, error, errorText, errorDismiss, away, back, resign, replayLink}
    *   (replayLink: the element to show once the match is over, e.g. the list item holding the link)
    * @param {number|null} [opts.expirySeconds]  how long a match may wait for players (for "expired")
-   * @param {string[]} [opts.notices]  extra frames to ask for in hello ("rematch", "spectators")
-   * @param {boolean} [opts.table]  ask for the table's frames (presence, chat) in every hello
+   * @param {string[]} [opts.notices]  extra frames to ask for in every hello: any of "rematch",
+   *   "spectators", "presence", "chat" (app/gateway/messages.py NOTICES)
    */
-  constructor({ matchId, module, user, match, elements, expirySeconds = null, notices = [], table = false }) {
+  constructor({ matchId, module, user, match, elements, expirySeconds = null, notices = [] }) {
     this.matchId = matchId;
     this.notices = notices;
     this.expirySeconds = expirySeconds;
@@ -305,7 +306,6 @@ export class MatchClient {
     this.ackCounter = 0;
     this.clockBase = { at: performance.now(), remaining: {} };
     this.listeners = { snapshot: [], error: [], status: [] };
-    this.table = table;
     /** the last chat line id received (asked for again after a reconnect: only newer ones come) */
     this.chatSince = 0;
     /** the seats with an open connection (a Set), once a presence frame came; null before */
@@ -420,7 +420,7 @@ export class MatchClient {
         type: "hello",
         since: this.version,
         ...(this.notices.length ? { notices: this.notices } : {}),
-        ...(this.table ? { table: true, chat_since: this.chatSince } : {}),
+        ...(this.notices.includes("chat") ? { chat_since: this.chatSince } : {}),
       });
       this.startPings();
     });

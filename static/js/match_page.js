@@ -25,9 +25,10 @@ async function main() {
     user: data.user,
     match: data.match,
     expirySeconds: data.expiry_seconds ?? null,
-    // the result screen's rematch offer, and the spectator count where the match has spectators
-    notices: data.match.options && data.match.options.spectators === false ? ["rematch"] : ["rematch", "spectators"],
-    table: true, // presence and chat frames (match_table.js)
+    // the result screen's rematch offer, who is connected and the chat (match_table.js), and the
+    // spectator count where the match has spectators
+    notices: data.match.options && data.match.options.spectators === false
+      ? ["rematch", "presence", "chat"] : ["rematch", "spectators", "presence", "chat"],
     elements: {
       root: $("game-root"), seats: $("seats"), log: $("log"), seed: $("seed-info"), conn: $("conn-status"),
       offline: $("offline-banner"), error: $("error-banner"), errorText: $("error-text"),

@@ -1,5 +1,5 @@
 // The match page's spectator count: "3 spectators", live from the server's `spectators` frames
-// (app/gateway/spectators.py: spectator sockets in every server process). Words:
+// (app/matches/table_roster.py: spectator sockets in every server process). Words:
 // static/js/messages.js ("spectators.*").
 
 import { say } from "/static/js/messages.js";

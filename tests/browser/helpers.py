@@ -27,10 +27,16 @@ def unique_name(prefix: str) -> str:
 
 @dataclass
 class Watcher:
-    """Everything a page received on its websockets, plus its JavaScript errors."""
+    """Everything a page received on its websockets (and sent: :attr:`sent`), plus its JavaScript
+    errors."""
 
     frames: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+
+    def hellos(self) -> list[dict[str, Any]]:
+        """The ``hello`` frames the page sent, oldest first."""
+        return [f for f in map(json.loads, self.sent) if isinstance(f, dict) and f.get("type") == "hello"]
 
     def snapshots(self) -> list[dict[str, Any]]:
         out = []
@@ -42,13 +48,15 @@ class Watcher:
 
 
 def watch(page: Page) -> Watcher:
-    """Record every websocket frame the page receives and every uncaught error (call before goto)."""
+    """Record every websocket frame the page receives and sends, and every uncaught error (call
+    before goto)."""
     w = Watcher()
 
     def on_ws(ws):
         ws.on(
             "framereceived", lambda payload: w.frames.append(payload if isinstance(payload, str) else payload.decode())
         )
+        ws.on("framesent", lambda payload: w.sent.append(payload if isinstance(payload, str) else payload.decode()))
 
     page.on("websocket", on_ws)
     page.on("pageerror", lambda exc: w.errors.append(str(exc)))

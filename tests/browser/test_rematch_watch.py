@@ -5,6 +5,7 @@ players see the spectator count go 1 then 0, and the lobby's Cancel that asks fi
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -157,6 +158,14 @@ def test_a_visitor_finds_a_live_match_and_the_players_see_the_count(new_page):
     expect(visitor.get_by_test_id("spectator-count")).to_have_text("1 spectator")
     visitor.goto("/")  # the visitor leaves: the socket closes
     expect(count).to_have_attribute("data-count", "0")
+    assert sorted(wh.hellos()[0]["notices"]) == ["chat", "presence", "rematch", "spectators"]
+    # a match without spectators: the page does not ask for their count, and shows none
+    host.goto(f"/matches/{private}")
+    expect(host.get_by_test_id("presence-0")).to_have_attribute("data-presence", "connected")
+    assert sorted(wh.hellos()[-1]["notices"]) == ["chat", "presence", "rematch"]
+    frames = [json.loads(f) for f in wh.frames]
+    assert not [f for f in frames if f.get("type") == "spectators" and f.get("match_id") == private]
+    assert not host.get_by_test_id("spectator-count").is_visible()
     assert not wh.errors, wh.errors
     assert not wv.errors, wv.errors
 

@@ -51,6 +51,11 @@ def test_presence_changes_live_when_the_opponent_leaves_and_comes_back(new_page)
     host.goto(f"/matches/{match_id}")
     expect(presence(host, 0)).to_have_attribute("data-presence", "connected")
     expect(presence(host, 1)).to_have_attribute("data-presence", "gone")  # not there yet
+    # the page's one hello asks for everything around the board in its notices (a presence frame
+    # came, so the hello was sent)
+    hello = w.hellos()[0]
+    assert sorted(hello["notices"]) == ["chat", "presence", "rematch", "spectators"], hello
+    assert hello["chat_since"] == 0 and "table" not in hello, hello
     guest.goto(f"/matches/{match_id}")
     spectator.goto(f"/matches/{match_id}")
     for page in (host, guest, spectator):

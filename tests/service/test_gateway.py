@@ -6,14 +6,25 @@ import json
 
 import pytest
 
-from app.gateway.frames import ErrorFrame, PongFrame, RematchFrame, SnapshotFrame, SpectatorsFrame
+from app.gateway.frames import (
+    ChatFrame,
+    ErrorFrame,
+    PongFrame,
+    PresenceFrame,
+    RematchFrame,
+    SnapshotFrame,
+    SpectatorsFrame,
+)
 
+#: every server frame type, with its TypedDict (a hello asks for the last four in ``notices``)
 FRAME_TYPES = {
     "snapshot": SnapshotFrame,
     "error": ErrorFrame,
     "pong": PongFrame,
     "rematch": RematchFrame,
     "spectators": SpectatorsFrame,
+    "presence": PresenceFrame,
+    "chat": ChatFrame,
 }
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.errors import DomainError
 from app.games.core import chance_rng, get_rules
 from app.matches.models import Match, MatchEvent, MatchSeat
-from app.matches.service import BotSeat
+from app.matches.service import BotSeat, new_match
 
 
 async def _events(env, match_id):
@@ -323,3 +323,33 @@ async def test_timeout_takeover_with_fake_clock(env):
 async def test_computer_seats_take_a_difficulty_and_default_to_medium(env, game, asked, stored):
     info = await env.service.create_match(env.users[0], game, {"turn_seconds": 30}, bots=[BotSeat(1, asked)])
     assert [s["bot"] for s in info["seats"]] == [None, stored]
+
+
+async def test_a_match_built_with_every_seat_taken_starts_once_after_its_commit(env):
+    """The one builder (:func:`new_match`) and the one start of a waiting match
+    (:meth:`MatchService.start_waiting`) that a rematch and a tournament round share: the caller
+    commits the match in its own transaction; the start after it (or after a crash, again) starts
+    it exactly once, on either pool; a match with a free seat is left waiting."""
+    alice, bob, carol = env.users
+    now = env.clock.now()
+    options = env.service.check_options("battle_runes", {"turn_seconds": 60, **LONG})
+    full = new_match(
+        "battle_runes", options, 2, {0: alice, 1: bob}, created_by=None, now=now, origin="tournament", origin_ref="7"
+    )
+    with_bot = new_match(
+        "battle_runes", {**options, "rated": True}, 2, {1: carol}, {0: "random"}, created_by=carol, now=now
+    )
+    open_seat = new_match("battle_runes", options, 2, {0: alice}, created_by=alice, now=now)
+    async with env.service.sessionmaker() as session, session.begin():
+        session.add_all([full, with_bot, open_seat])
+        await session.flush()
+        ids = full.id, with_bot.id, open_seat.id
+    assert (full.origin, full.origin_ref, full.created_by) == ("tournament", "7", None)
+    assert (with_bot.origin, with_bot.created_by) == ("rated", carol)
+    assert [s.joined_at is not None for s in open_seat.seats] == [True, False]
+    assert await env.service.start_waiting(ids[0], background=True) is True
+    assert await env.service.start_waiting(ids[0], background=True) is False  # a second start: nothing
+    assert await env.service.start_waiting(ids[1]) is True
+    assert await env.service.start_waiting(ids[2]) is False
+    assert [(await env.service.get_match(i))["status"] for i in ids] == ["active", "active", "waiting"]
+    assert [e.kind for e in await _events(env, ids[0])].count("start") == 1

@@ -219,7 +219,7 @@ def test_a_hello_without_notices_gets_no_extra_frames(finished):
 def test_bad_notices_are_refused(finished):
     client, _a, b, _c, match_id = finished
     with client.websocket_connect(f"/ws/matches/{match_id}", headers=b) as ws:
-        for notices in ("rematch", ["chat"], [1], {"x": 1}):
+        for notices in ("rematch", ["table"], [1], {"x": 1}, ["chat", "gossip"]):
             ws.send_json({"type": "hello", "since": 0, "notices": notices})
             error = _recv(ws, "error")
             assert error["code"] == "bad_message" and error["params"]["field"] == "notices"

@@ -1,5 +1,6 @@
-"""Spectators: the count across processes (app/gateway/spectators.py, through in-process and
-Redis notices), the ``spectators`` frame, and the "Live now" list (``GET /api/matches/live``)."""
+"""Spectators: the count across processes (the spectator sockets of app/matches/table_roster.py,
+through in-process and Redis hub notices), the ``spectators`` frame, and the "Live now" list
+(``GET /api/matches/live``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import asyncio
 
 import pytest
 
-from app.gateway.spectators import FORGET_AFTER_SECONDS, SpectatorCounts
-from app.matches.notices import LocalNotices, RedisNotices
+from app.matches.hub import LocalHub, RedisHub
+from app.matches.table_roster import TTL_SECONDS, TableRoster
 from tests.conftest import require_service
 from tests.service.test_gateway import _match, _recv, _user
 
@@ -23,85 +24,109 @@ class Ticks:
         return self.now
 
 
-class SharedNotices(LocalNotices):
-    """One process's end of an in-memory bus shared with other :class:`SharedNotices`, as
-    :class:`RedisNotices` would be (every process hears every notice, with its publisher)."""
-
-    def __init__(self, bus: list[SharedNotices]) -> None:
-        super().__init__()
-        self.bus = bus
-        bus.append(self)
-
-    async def publish(self, kind, match_id, data=None):
-        for end in self.bus:
-            end._deliver(kind, match_id, dict(data or {}), self.process)
+async def settle() -> None:
+    """Let the rosters' spawned announcements run (in-process hub: delivered at once)."""
+    for _ in range(5):
+        await asyncio.sleep(0)
 
 
 async def test_counts_add_up_across_processes_and_a_dead_process_is_forgotten():
-    bus: list[SharedNotices] = []
+    """Two rosters on one in-process hub stand for two processes (every process hears every
+    notice, with its publisher), as the Redis hub would."""
+    hub = LocalHub()
     clock = Ticks()
-    one, two = SpectatorCounts(SharedNotices(bus), clock), SpectatorCounts(SharedNotices(bus), clock)
+    one, two = TableRoster(hub, monotonic=clock), TableRoster(hub, monotonic=clock)
     seen: list[int] = []
-    await one.watch(5, seen.append)
-    await one.opened(5)
-    await two.opened(5)
-    await two.opened(5)
-    await two.opened(6)
-    assert one.count(5) == two.count(5) == 3
-    assert one.count(6) == 1 and one.count(7) == 0
+    await one.watch(5, lambda table: seen.append(table.spectators))
+    one.join(5, None)
+    await settle()
+    two.join(5, None)
+    await settle()
+    two.join(5, None)
+    await settle()
+    two.join(6, None)
+    await settle()
+    assert one.spectators(5) == two.spectators(5) == 3
+    assert one.spectators(6) == 1 and one.spectators(7) == 0
     assert seen == [1, 2, 3]
-    await two.closed(5)
-    assert one.count(5) == 2 and seen[-1] == 2
+    two.leave(5, None)
+    await settle()
+    assert one.spectators(5) == 2 and seen[-1] == 2
     # process two dies with a socket open: once its figure is stale, one forgets it
-    clock.now += FORGET_AFTER_SECONDS + 1
-    await one.repeat()
-    assert one.count(5) == 1 and seen[-1] == 1
-    await one.closed(5)
-    assert one.count(5) == 0 and seen[-1] == 0
+    clock.now += TTL_SECONDS + 1
+    await one.refresh()
+    assert one.spectators(5) == 1 and seen[-1] == 1
+    one.leave(5, None)
+    await settle()
+    assert one.spectators(5) == 0 and seen[-1] == 0
 
 
 async def test_a_process_that_starts_watching_asks_the_others():
-    bus: list[SharedNotices] = []
-    old = SpectatorCounts(SharedNotices(bus))
-    await old.opened(9)
-    new = SpectatorCounts(SharedNotices(bus))  # started after the socket opened elsewhere
-    assert new.count(9) == 0
+    hub = LocalHub()
+    old = TableRoster(hub)
+    old.join(9, None)
+    await settle()
+    new = TableRoster(hub)  # started after the socket opened elsewhere
+    assert new.spectators(9) == 0
     seen: list[int] = []
-    await new.watch(9, seen.append)
+    await new.watch(9, lambda table: seen.append(table.spectators))
     await asyncio.sleep(0.01)  # the answer is published from a task
-    assert new.count(9) == 1 and seen == [1]
+    assert new.spectators(9) == 1 and seen == [1]
 
 
 async def test_repeats_keep_a_live_process_counted():
-    bus: list[SharedNotices] = []
+    hub = LocalHub()
     clock = Ticks()
-    one, two = SpectatorCounts(SharedNotices(bus), clock), SpectatorCounts(SharedNotices(bus), clock)
-    await two.opened(4)
+    one, two = TableRoster(hub, monotonic=clock), TableRoster(hub, monotonic=clock)
+    two.join(4, None)
+    await settle()
     for _ in range(3):
-        clock.now += FORGET_AFTER_SECONDS - 1
-        await two.repeat()
-        await one.repeat()
-        assert one.count(4) == 1
+        clock.now += TTL_SECONDS - 1
+        await two.refresh()
+        await one.refresh()
+        assert one.spectators(4) == 1
+
+
+async def test_a_spectator_who_takes_a_seat_is_counted_once_as_a_player():
+    """A spectator socket whose user joins moves over: one spectator fewer, the seat connected."""
+    hub = LocalHub()
+    one, two = TableRoster(hub), TableRoster(hub)
+    seen: list[tuple[frozenset[int], int]] = []
+    await one.watch(11, lambda table: seen.append((table.seats, table.spectators)))
+    two.join(11, None)
+    two.join(11, None)
+    await settle()
+    assert one.table(11) == (frozenset(), 2)
+    two.seated(11, 1)
+    await settle()
+    assert one.table(11) == (frozenset({1}), 1) and seen[-1] == (frozenset({1}), 1)
+    two.leave(11, 1)
+    two.leave(11, None)
+    two.leave(11, None)  # one leave too many is ignored
+    await settle()
+    assert one.table(11) == (frozenset(), 0) and two.table(11) == (frozenset(), 0)
 
 
 @pytest.mark.redis
 async def test_counts_travel_through_redis():
     require_service("Redis", "127.0.0.1", 6379)
-    a, b = RedisNotices("redis://127.0.0.1:6379/0"), RedisNotices("redis://127.0.0.1:6379/0")
+    a, b = RedisHub("redis://127.0.0.1:6379/0"), RedisHub("redis://127.0.0.1:6379/0")
     await a.start()
     await b.start()
+    one, two = TableRoster(a), TableRoster(b)
     try:
-        one, two = SpectatorCounts(a), SpectatorCounts(b)
         changed = asyncio.Event()
-        await one.watch(123456, lambda _n: changed.set())
-        await two.opened(123456)
+        await one.watch(123456, lambda _t: changed.set())
+        two.join(123456, None)
         await asyncio.wait_for(changed.wait(), 5)
-        assert one.count(123456) == 1
+        assert one.spectators(123456) == 1
         changed.clear()
-        await two.closed(123456)
+        two.leave(123456, None)
         await asyncio.wait_for(changed.wait(), 5)
-        assert one.count(123456) == 0
+        assert one.spectators(123456) == 0
     finally:
+        await one.stop()
+        await two.stop()
         await a.stop()
         await b.stop()
 

@@ -1,5 +1,6 @@
-"""The table around a match (issue 16): presence across processes, and the quick chat's checks
-(preset codes only, players only, a per-user budget, lines kept for a reload)."""
+"""The table around a match (issue 16): presence across processes (the connected seats of
+:mod:`app.matches.table_roster`; its spectator counts are in test_spectators.py), and the quick
+chat's checks (preset codes only, players only, a per-user budget, lines kept for a reload)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from app.errors import DomainError
 from app.matches.chat import PHRASES, TableChat
 from app.matches.hub import LocalHub, RedisHub
 from app.matches.models import MatchChat
-from app.matches.presence import Presence
+from app.matches.table_roster import TableRoster
 from app.ratelimit import RateLimiter
 from tests.conftest import require_service
 
@@ -30,19 +31,19 @@ class Ticker:
 
 
 async def settle() -> None:
-    """Let the presence's spawned announcements run (in-process hub: delivered at once)."""
+    """Let the roster's spawned announcements run (in-process hub: delivered at once)."""
     for _ in range(5):
         await asyncio.sleep(0)
 
 
 async def test_presence_is_shared_by_two_processes_on_one_hub():
-    """Two :class:`Presence` on one hub stand for two processes: a seat connected on one is seen
-    by the watchers of the other, goes when its last socket closes, and a process that starts
+    """Two :class:`TableRoster` on one hub stand for two processes: a seat connected on one is
+    seen by the watchers of the other, goes when its last socket closes, and a process that starts
     watching later learns what the other one has (the query)."""
     hub = LocalHub()
-    a, b = Presence(hub), Presence(hub)
+    a, b = TableRoster(hub), TableRoster(hub)
     seen: list[frozenset[int]] = []
-    unwatch = await a.watch(7, seen.append)
+    unwatch = await a.watch(7, lambda table: seen.append(table.seats))
     b.join(7, 1)
     await settle()
     assert seen == [frozenset({1})] and a.connected(7) == {1}
@@ -63,8 +64,8 @@ async def test_presence_is_shared_by_two_processes_on_one_hub():
     unwatch()
 
     late: list[frozenset[int]] = []
-    c = Presence(hub)  # a third process, starting to watch match 8 where b has seat 0
-    await c.watch(8, late.append)
+    c = TableRoster(hub)  # a third process, starting to watch match 8 where b has seat 0
+    await c.watch(8, lambda table: late.append(table.seats))
     await settle()
     assert c.connected(8) == {0} and late == [frozenset({0})]
 
@@ -72,10 +73,10 @@ async def test_presence_is_shared_by_two_processes_on_one_hub():
 async def test_a_dead_process_seats_expire_and_a_clean_stop_says_goodbye():
     hub = LocalHub()
     ticker = Ticker()
-    a = Presence(hub, ttl_seconds=30, monotonic=ticker)
-    b, c = Presence(hub), Presence(hub)
+    a = TableRoster(hub, ttl_seconds=30, monotonic=ticker)
+    b, c = TableRoster(hub), TableRoster(hub)
     seen: list[frozenset[int]] = []
-    await a.watch(3, seen.append)
+    await a.watch(3, lambda table: seen.append(table.seats))
     b.join(3, 0)
     c.join(3, 1)
     await settle()
@@ -97,12 +98,15 @@ async def test_presence_crosses_redis_between_two_processes():
     hub_a, hub_b = RedisHub("redis://127.0.0.1:6379/15"), RedisHub("redis://127.0.0.1:6379/15")
     await hub_a.start()
     await hub_b.start()
-    a, b = Presence(hub_a), Presence(hub_b)
+    b = TableRoster(hub_b)
+    a: TableRoster | None = None
     try:
         got: asyncio.Queue[frozenset[int]] = asyncio.Queue()
-        b.join(99001, 1)  # b has a player before a watches: a learns it by asking
+        b.join(99001, 1)  # b has a player before a's roster exists: a learns it by asking
         await asyncio.sleep(0.1)
-        await a.watch(99001, got.put_nowait)
+        a = TableRoster(hub_a)
+        assert a.connected(99001) == frozenset()
+        await a.watch(99001, lambda table: got.put_nowait(table.seats))
         assert await asyncio.wait_for(got.get(), 5) == {1}
         b.join(99001, 0)
         assert await asyncio.wait_for(got.get(), 5) == {0, 1}
@@ -110,7 +114,8 @@ async def test_presence_crosses_redis_between_two_processes():
         assert await asyncio.wait_for(got.get(), 5) == {0}
     finally:
         await b.stop()
-        await a.stop()
+        if a is not None:
+            await a.stop()
         await hub_a.stop()
         await hub_b.stop()
 

@@ -1,5 +1,6 @@
 """The table's frames on ``/ws/matches/{id}`` (issue 16): ``presence`` and ``chat``, their shapes,
-who gets them (only a ``hello`` that asked for ``table``), and that they carry nothing hidden."""
+who gets them (only a ``hello`` whose ``notices`` name them, each on its own), and that they carry
+nothing hidden."""
 
 from __future__ import annotations
 
@@ -7,16 +8,10 @@ import json
 
 import pytest
 
-from app.gateway.frames import ChatFrame, ErrorFrame, PongFrame, PresenceFrame, SnapshotFrame
-from tests.service.test_gateway import _match, _user
+from tests.service.test_gateway import FRAME_TYPES, _match, _user
 
-FRAME_TYPES = {
-    "snapshot": SnapshotFrame,
-    "error": ErrorFrame,
-    "pong": PongFrame,
-    "presence": PresenceFrame,
-    "chat": ChatFrame,
-}
+#: what the match page asks for, the table's part of it
+TABLE = ["presence", "chat"]
 
 
 def recv(ws, kind: str) -> dict:
@@ -34,8 +29,8 @@ def recv(ws, kind: str) -> dict:
         assert frame["type"] in skip, frame
 
 
-def hello(ws, **extra) -> dict:
-    ws.send_json({"type": "hello", "since": 0, "table": True, **extra})
+def hello(ws, notices=TABLE, **extra) -> dict:
+    ws.send_json({"type": "hello", "since": 0, "notices": notices, **extra})
     return recv(ws, "snapshot")
 
 
@@ -123,8 +118,8 @@ def test_bad_chat_frames_are_refused_and_change_nothing(two):
             err = recv(wa, "error")
             assert err["code"] == "bad_message" and err["ack"] == "k", err
             assert {k: err["params"][k] for k in params} == params
-        wa.send_json({"type": "hello", "since": 0, "table": "yes"})
-        assert recv(wa, "error")["params"] == {"reason": "bad_field", "field": "table"}
+        wa.send_json({"type": "hello", "since": 0, "notices": ["presence", "yes"]})
+        assert recv(wa, "error")["params"] == {"reason": "bad_field", "field": "notices"}
     # nothing was said
     with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as wa:
         hello(wa)
@@ -156,7 +151,7 @@ def test_the_chat_budget_refuses_a_flood(two):
 
 
 def test_without_table_a_connection_gets_only_the_frames_it_always_had(two):
-    """A bot's ``hello`` without ``table``: no presence and no chat frames, whatever happens."""
+    """A bot's ``hello`` without ``notices``: no presence and no chat frames, whatever happens."""
     client, a, b, match_id = two
     with (
         client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as wa,
@@ -171,6 +166,27 @@ def test_without_table_a_connection_gets_only_the_frames_it_always_had(two):
         assert recv(wb, "snapshot")["ack"] == "b1"
         wb.send_json({"type": "ping"})
         assert wb.receive_json()["type"] == "pong"
+
+
+def test_presence_and_chat_are_asked_for_each_on_its_own(two):
+    """``notices: ["presence"]`` brings presence frames and no chat; ``["chat"]`` the chat and no
+    presence; a later ``hello`` may add what the first one did not ask for."""
+    client, a, b, match_id = two
+    with client.websocket_connect(f"/ws/matches/{match_id}", headers=a) as wa:
+        hello(wa, ["presence"])
+        assert recv(wa, "presence")["connected"] == [0]
+        with client.websocket_connect(f"/ws/matches/{match_id}", headers=b) as wb:
+            hello(wb, ["chat"])
+            assert recv(wa, "presence")["connected"] == [0, 1]
+            wb.send_json({"type": "chat", "phrase": "hello"})
+            assert recv(wb, "chat")["lines"][0]["phrase"] == "hello"
+            wb.send_json({"type": "ping"})
+            assert wb.receive_json()["type"] == "pong", "no presence frame for a hello without presence"
+            wa.send_json({"type": "ping"})
+            assert wa.receive_json()["type"] == "pong", "no chat frame for a hello without chat"
+            hello(wa, ["presence", "chat"])  # now the chat too, with the lines said so far
+            assert recv(wa, "presence")["connected"] == [0, 1]
+            assert [x["phrase"] for x in recv(wa, "chat")["lines"]] == ["hello"]
 
 
 def test_table_frames_hold_nothing_of_the_game(two):

@@ -45,7 +45,7 @@ async def test_presence_and_chat_cross_two_processes(tmp_path):
         a, b = _token(servers[0].base_url, "tabla"), _token(servers[0].base_url, "tablb")
         match_id = _create(servers[0].base_url, a, b, {"turn_seconds": 120, "start_score": 500, "win_score": 1000})
         path = f"/ws/matches/{match_id}"
-        hello = json.dumps({"type": "hello", "since": 0, "table": True})
+        hello = json.dumps({"type": "hello", "since": 0, "notices": ["presence", "chat"]})
         async with connect(servers[0].ws_url + path, additional_headers=a) as wa:
             await wa.send(hello)
             assert (await _next(wa, "presence"))["connected"] == [0]
