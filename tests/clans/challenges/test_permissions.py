@@ -4,8 +4,9 @@ an officer, the leader. A refused operation answers its code and reason and chan
 challenge, board, history, clan points and player points row compared); an allowed one does what
 it says and writes a history row in both clans.
 
-Roles are checked through the clans service's ``_role_in``; an administrator's pass-through is
-added there by the ranks and administrators work (issue 13, item 5), and its test belongs with it.
+Roles are checked through the clans service's ``_role_in``. An administrator (``users.is_admin``)
+moderates a clan as an officer would (docs/clans.md), but a challenge is the clan's own play:
+outside a clan an administrator may do none of these (``test_an_administrator_plays_no_clan_s_challenges``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from app.clans.challenges import service
 from app.clans.challenges.models import ChallengeStatus, Side
 from app.errors import DomainError
+from app.users.models import User
 from tests.clans.challenges.conftest import Arena
 
 OK = None
@@ -108,3 +111,18 @@ def test_every_operation_is_in_the_matrix_for_every_kind_of_actor() -> None:
     """Each row names a player in no clan, a leader of the wrong clan, a member, an officer and a leader."""
     for op, row in MATRIX.items():
         assert "out" in row and len(row) >= 5 and any(v is None for v in row.values()), op
+
+
+@pytest.mark.parametrize("op", list(MATRIX))
+async def test_an_administrator_plays_no_clan_s_challenges(arena: Arena, op: str) -> None:
+    """An administrator in no clan is refused every challenge operation, as any player in no clan
+    is, and nothing changes: moderation (docs/clans.md) covers a clan's details and members, not
+    its play."""
+    async with arena.w.sessions() as s, s.begin():
+        await s.execute(update(User).where(User.id == arena.users["out"]).values(is_admin=True))
+    cid = await _setup(arena, op)
+    before = await arena.effects()
+    with pytest.raises(DomainError) as caught:
+        await _run(arena, op, arena.users["out"], cid)
+    assert (caught.value.code, caught.value.params.get("reason")) == NOT_MEMBER
+    assert await arena.effects() == before
