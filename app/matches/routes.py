@@ -191,15 +191,19 @@ async def offer_rematch(
     return await _rematches(request).offer(match_id, user.id, rated)
 
 
+#: the errors of answering a rematch offer (each also a rule of the offer's state, not its schema)
+REMATCH_ANSWER_ERRORS = errors(
+    "not_found",
+    "forbidden",
+    "not_finished",
+    "conflict",
+    unstated=["not_found", "forbidden", "not_finished", "conflict"],
+)
+
+
 @router.post(
     "/{match_id}/rematch/accept",
-    openapi_extra=errors(
-        "not_found",
-        "forbidden",
-        "not_finished",
-        "conflict",
-        unstated=["not_found", "forbidden", "not_finished", "conflict"],
-    ),
+    openapi_extra=REMATCH_ANSWER_ERRORS,
 )
 async def accept_rematch(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Agree to the open rematch offer; when every player has, the rematch starts (``rematch_id``).
@@ -210,13 +214,7 @@ async def accept_rematch(match_id: MatchId, request: Request, user: CurrentUser)
 
 @router.post(
     "/{match_id}/rematch/decline",
-    openapi_extra=errors(
-        "not_found",
-        "forbidden",
-        "not_finished",
-        "conflict",
-        unstated=["not_found", "forbidden", "not_finished", "conflict"],
-    ),
+    openapi_extra=REMATCH_ANSWER_ERRORS,
 )
 async def decline_rematch(match_id: MatchId, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Decline the open rematch offer (the offerer withdraws it). 404 ``not_found`` (``reason``

@@ -52,11 +52,11 @@ def require_chromium() -> None:
         pytest.skip(problem)
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[ServerProcess]:
-    """A real server on a free port, with a fresh migrated SQLite database (session-wide)."""
+def serve(tmp_path_factory, name: str) -> Iterator[ServerProcess]:
+    """A real server on a free port, with a fresh migrated SQLite database in a directory called
+    ``name``; stopped when the generator closes (the body of the ``server`` fixtures)."""
     require_chromium()
-    tmp = tmp_path_factory.mktemp("browser-server")
+    tmp = tmp_path_factory.mktemp(name)
     env = server_env(f"sqlite+aiosqlite:///{tmp / 'arena.db'}", BOT_DELAY_SECONDS="0.2", CLOCK_TICK_SECONDS="0.2")
     migrate(env)
     srv = ServerProcess(env, tmp / "server.log")
@@ -66,6 +66,12 @@ def server(tmp_path_factory) -> Iterator[ServerProcess]:
         pytest.fail(str(exc))
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[ServerProcess]:
+    """A real server on a free port, with a fresh migrated SQLite database (session-wide)."""
+    yield from serve(tmp_path_factory, "browser-server")
 
 
 @pytest.fixture(scope="module")

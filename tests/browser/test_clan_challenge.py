@@ -25,10 +25,10 @@ from app.clans import month_close
 from app.clans.models import Clan, ClanPoints
 from app.clans.months import month_start, next_month
 from app.db.base import utcnow
-from tests.browser.conftest import require_chromium
+from tests.browser.conftest import serve
 from tests.browser.helpers import in_server_db, signup, unique_name, watch
 from tests.conftest import make_settings
-from tests.servers import ServerProcess, migrate, server_env
+from tests.servers import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -38,17 +38,7 @@ REGION = "CZ-64"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[ServerProcess]:
     """This module's own server (fresh SQLite database), overriding the session-wide one."""
-    require_chromium()
-    tmp = tmp_path_factory.mktemp("challenge-server")
-    env = server_env(f"sqlite+aiosqlite:///{tmp / 'arena.db'}", BOT_DELAY_SECONDS="0.2", CLOCK_TICK_SECONDS="0.2")
-    migrate(env)
-    srv = ServerProcess(env, tmp / "server.log")
-    try:
-        srv.start()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield srv
-    srv.stop()
+    yield from serve(tmp_path_factory, "challenge-server")
 
 
 def _found(page: Page, name: str, tag: str) -> None:
