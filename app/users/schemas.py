@@ -9,7 +9,7 @@ password hasher. Names and labels refuse control characters (:mod:`app.validatio
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -93,3 +93,9 @@ class TokenOut(BaseModel):
 
     token: str
     token_type: str = "bearer"
+
+
+class LanguageChoice(BaseModel):
+    """``{"language": "cs"}``: one of the site's locales (:data:`app.i18n.LOCALES`)."""
+
+    language: Literal["en", "cs", "sk", "uk", "ru", "hu"]
