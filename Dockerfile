@@ -7,6 +7,7 @@ COPY alembic.ini ./
 COPY migrations ./migrations
 COPY static ./static
 COPY templates ./templates
+COPY translations ./translations
 ENV ENV=production
 EXPOSE 8000
 RUN useradd --system --no-create-home arena

@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.installed-test-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup migrate run test bench loadtest lint clean
+.PHONY: setup migrate run test bench loadtest lint i18n clean
 
 $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed; set PY=python3.11")'
@@ -48,6 +48,19 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check app tests bench scripts migrations examples
 	$(BIN)/ruff format --check app tests bench scripts migrations examples
 	$(BIN)/mypy
+
+# the gettext catalogs (docs/i18n.md): extract every marked string of app/ and templates/ into
+# translations/messages.pot, then merge it into each translations/<locale>/LC_MESSAGES/messages.po
+# (new strings arrive empty, gone ones are dropped); the pages compile the .po files when they start.
+# Then translate the empty entries by hand; tests/i18n/ fails until none is left.
+I18N_LOCALES := cs sk uk ru hu
+i18n: setup
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header -k N_ -o translations/messages.pot .
+	for l in $(I18N_LOCALES); do \
+	  test -f translations/$$l/LC_MESSAGES/messages.po \
+	    || $(BIN)/pybabel init -i translations/messages.pot -d translations -l $$l; \
+	  $(BIN)/pybabel update -i translations/messages.pot -d translations -l $$l --no-fuzzy-matching --ignore-obsolete; \
+	done
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -47,6 +47,10 @@ class User(Base):
     #: the player's rank (:class:`app.points.ranks.Rank`: ``knight`` on sign-up, then ``master``,
     #: ``lord``, ``leader``); changed only by :func:`app.points.ranks.set_rank`, which audits it
     rank: Mapped[str] = mapped_column(String(8), default="knight", server_default="knight")
+    #: the language the player chose for the site (one of :data:`app.i18n.LOCALES`), or ``None``
+    #: until they choose (the pages then follow the cookie or the browser); set by
+    #: ``POST /api/users/me/language``
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
 
     def __repr__(self) -> str:
         return f"User(id={self.id!r}, name={self.name!r})"

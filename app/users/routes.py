@@ -11,18 +11,29 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.openapi import errors
 from app.errors import DomainError, ErrorCode
+from app.i18n.locales import COOKIE as LANGUAGE_COOKIE
+from app.i18n.locales import COOKIE_MAX_AGE as LANGUAGE_COOKIE_MAX_AGE
 from app.users import service
 from app.users.deps import (
     SESSION_TOKEN,
     SESSION_UID,
     CurrentUser,
+    OptionalUser,
     SessionDep,
     bearer_token,
     check_login_rate,
     check_register_rate,
 )
 from app.users.models import User
-from app.users.schemas import Credentials, NewAccount, TokenOut, TokenRequest, UserEnvelope, UserOut
+from app.users.schemas import (
+    Credentials,
+    LanguageChoice,
+    NewAccount,
+    TokenOut,
+    TokenRequest,
+    UserEnvelope,
+    UserOut,
+)
 from app.users.security import token_digest
 
 router = APIRouter(prefix="/api", tags=["users"])
@@ -142,3 +153,25 @@ async def become_bot(user: CurrentUser, session: SessionDep) -> UserOut:
     name shows "BOT" everywhere, and it meets people in rated matches only when both agree
     (docs/bots.md). Calling it again changes nothing. Returns ``{"id", "name", "is_bot": true}``."""
     return UserOut.model_validate(await service.mark_bot(session, user.id))
+
+
+@router.post("/users/me/language", response_model=LanguageChoice, openapi_extra=errors())
+async def choose_language(
+    body: LanguageChoice, request: Request, response: Response, user: OptionalUser, session: SessionDep
+) -> LanguageChoice:
+    """Choose the site's language (the picker in every page's header): ``{"language": "cs"}``, one
+    of ``en``, ``cs``, ``sk``, ``uk``, ``ru``, ``hu``. Stored for the logged-in user
+    (``users.language``, so every browser they log in from follows it) and, for anyone, in the
+    ``arena_lang`` cookie (a year), which is how a visitor's choice is kept. Returns the choice.
+    Errors: 422 ``validation_error`` for another language."""
+    if user is not None:
+        await service.set_language(session, user.id, body.language)
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        body.language,
+        max_age=LANGUAGE_COOKIE_MAX_AGE,
+        path="/",
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return LanguageChoice(language=body.language)

@@ -95,3 +95,9 @@ class TokenOut(BaseModel):
 
     token: str
     token_type: str = "bearer"
+
+
+class LanguageChoice(BaseModel):
+    """``{"language": "cs"}``: one of the site's locales (:data:`app.i18n.LOCALES`)."""
+
+    language: Literal["en", "cs", "sk", "uk", "ru", "hu"]

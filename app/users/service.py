@@ -188,6 +188,22 @@ async def mark_bot(session: AsyncSession, user_id: int) -> User:
     return user
 
 
+async def set_language(session: AsyncSession, user_id: int, language: str) -> User:
+    """Store ``language`` (one of :data:`app.i18n.LOCALES`, checked by the route's schema) as the
+    user's choice for the site (``users.language``) and commit.
+
+    :returns: the user.
+    :raises DomainError: ``unauthorized`` when the account no longer exists.
+    """
+    user = await session.get(User, user_id)
+    if user is None:
+        raise DomainError(ErrorCode.UNAUTHORIZED, "this account no longer exists")
+    if user.language != language:
+        user.language = language
+        await session.commit()
+    return user
+
+
 async def revoke_token(session: AsyncSession, token: str) -> bool:
     """Delete an API token and commit. True if it existed."""
     stmt = delete(ApiToken).where(ApiToken.token_hash == security.token_digest(token))

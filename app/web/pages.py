@@ -13,45 +13,48 @@ from urllib.parse import quote
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from app.games.core.levels import difficulty_of_levels
+from app.i18n import jinja as i18n_jinja
+from app.i18n.jinja import ENGLISH, N_, Language
+from app.i18n.locales import COOKIE, negotiate
 from app.settings import ROOT
 
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
+i18n_jinja.install(templates.env)
+
+#: "duration" (seconds in words, in the page's language) is app/i18n/jinja.py's filter
+duration = i18n_jinja.duration
+
+#: the computer's difficulties as players read them (app/games/core/levels.py's DIFFICULTIES)
+DIFFICULTY_NAMES = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
 
 
-def duration(seconds: int | None) -> str:
-    """``3600`` -> ``1 hour``, ``5400`` -> ``90 minutes``, ``45`` -> ``45 seconds`` (as
-    static/js/match_client.js's ``formatDuration``); ``None`` or ``0`` -> ``a while``."""
-    if not seconds:
-        return "a while"
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
-        if seconds % size == 0:
-            n = seconds // size
-            return f"{n} {unit}{'' if n == 1 else 's'}"
-    return f"{seconds} seconds"
-
-
-templates.env.filters["duration"] = duration
-
-
-def level_names(levels: list[str]) -> Markup:
-    """A game's computer levels as players read them, ``Easy, Medium, Hard``, each the HTML
-    ``<span class="level-name" title="algorithm: random">Easy</span>``: the algorithm's name only
-    in the tooltip (issue 16; see app/games/core/levels.py). A level of no difficulty keeps its
-    own name."""
+def level_names(levels: list[str], language: Language = ENGLISH) -> Markup:
+    """A game's computer levels as players read them, ``Easy, Medium, Hard`` (in ``language``),
+    each the HTML ``<span class="level-name" title="algorithm: random">Easy</span>``: the
+    algorithm's name only in the tooltip (issue 16; see app/games/core/levels.py). A level of no
+    difficulty keeps its own name."""
     difficulty = difficulty_of_levels()
     parts = [
         Markup('<span class="level-name" title="algorithm: {}">{}</span>').format(
-            lv, difficulty[lv].capitalize() if lv in difficulty else lv
+            lv, language.gettext(DIFFICULTY_NAMES[difficulty[lv]]) if difficulty.get(lv) in DIFFICULTY_NAMES else lv
         )
         for lv in levels
     ]
     return Markup(", ").join(parts)
 
 
-templates.env.filters["level_names"] = level_names
+@pass_context
+def _level_names_filter(context: Context, levels: list[str]) -> Markup:
+    lang = context.get("i18n")
+    return level_names(levels, lang if isinstance(lang, Language) else ENGLISH)
+
+
+templates.env.filters["level_names"] = _level_names_filter
 #: the computer levels' difficulties, embedded in every page (templates/base.html)
 templates.env.globals["computer_levels"] = difficulty_of_levels
 
@@ -70,10 +73,27 @@ def user_json(user: Any) -> dict[str, Any] | None:
     }
 
 
+def request_language(request: Request, user: Any) -> Language:
+    """The language of this request's page (app/i18n/locales.py: ``?lang=``, the user's stored
+    choice, the ``arena_lang`` cookie, ``Accept-Language``, English)."""
+    code = negotiate(
+        query=request.query_params.get("lang"),
+        user_language=getattr(user, "language", None),
+        cookie=request.cookies.get(COOKIE),
+        accept_language=request.headers.get("accept-language"),
+    )
+    return Language.of(code)
+
+
 def render_page(request: Request, name: str, user: Any, status_code: int = 200, **context: Any) -> HTMLResponse:
-    """Render template ``name`` with ``user`` (``{"id", "name"}`` or ``None``) and ``context``."""
-    ctx = {"user": user_json(user), **context}
-    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    """Render template ``name`` with ``user`` (``{"id", "name"}`` or ``None``) and ``context``, in
+    the request's language (``i18n``, a :class:`~app.i18n.jinja.Language`: the templates' ``_()``,
+    ``<html lang>``, the browser catalog inlined for static/js/messages.js)."""
+    ctx = {"user": user_json(user), "i18n": request_language(request, user), **context}
+    response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    response.headers["Content-Language"] = ctx["i18n"].code
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
 
 
 def not_found(request: Request, user: Any, message: str) -> HTMLResponse:

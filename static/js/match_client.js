@@ -26,7 +26,7 @@
 // the seat must act, standing still (class "paused") while it waits.
 
 import { api, el, formatTimeControl, levelName, playerLink } from "/static/js/api.js";
-import { errorText, say } from "/static/js/messages.js";
+import { errorText, pageLocale, say } from "/static/js/messages.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
 const BACKOFF_FIRST_MS = 500;
@@ -762,7 +762,7 @@ export class MatchClient {
       const lines = this.describeEntry(entry);
       if (!lines.length) continue;
       const at = parseTime(entry.at);
-      const time = at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
+      const time = at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString(pageLocale(), { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : "";
       log.append(el("li", { class: `log-entry log-${entry.kind}`, dataset: { version: entry.version } },
         el("span", { class: "log-time", text: time }),
         this.stepLink(entry, lines.join(" "))));

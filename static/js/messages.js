@@ -1,16 +1,23 @@
 // The words of the pages for the codes the server sends: errors (HTTP bodies and websocket
 // `error` frames: {code, message, params}), the match log's entry kinds, why a match ended, and
-// Battle Runes' resolution steps. The server sends codes and parameters; `message` is English for
+// the games' log and result lines. The server sends codes and parameters; `message` is English for
 // developers and is shown only for a code this table does not know.
 //
-// One table, `WORDS`, key -> template. An error's key is "error.<code>", or "error.<code>.<reason>"
-// when its params carry a `reason` that has an entry of its own. A template is
+// One table, `WORDS` (English, the source), key -> template. An error's key is "error.<code>", or
+// "error.<code>.<reason>" when its params carry a `reason` that has an entry of its own. A template is
 //   - a string with {name} placeholders filled from the params ("Passwords need at least {min} characters."),
 //   - or a list of such strings, most specific first: the first whose placeholders are all in the
 //     params is used, so "You already have {count} matches waiting" falls back to a sentence
-//     without the number when the server did not send `count`.
-// To translate, build a table with the same keys and call useWords(table); keys missing there
-// fall back to English.
+//     without the number when the server did not send `count`,
+//   - or a plural object {"one": ..., "few": ..., "many": ..., "other": ...} chosen by the number
+//     `params.count` with the language's CLDR rule (Intl.PluralRules); English needs one/other,
+//     Czech and Slovak one/few/many/other, Ukrainian and Russian one/few/many/other, Hungarian
+//     one/other. Each form is a string or a list as above.
+//
+// Translations: static/i18n/<locale>.json, the same keys, inlined by the server in every page
+// (templates/base.html, #i18n-words) and used from the start; keys a language lacks fall back to
+// English. Keep WORDS JSON-shaped (double quotes, whole-line // comments): app/i18n/catalogs.py
+// reads it for the checks in tests/i18n/. How to add a string or a language: docs/i18n.md.
 //
 // {message} in an error template is the server's English sentence. Only two codes use it, for
 // reasons the rules engines do not yet send as codes: bad_deck (why a deck breaks the game's
@@ -295,6 +302,101 @@ export const WORDS = {
   "br.condition.opp_no_modifier": "opponent played no modifier",
   "br.condition.opp_base_destruction_zero": "opponent played no destruction",
   "br.condition.opp_base_construction_zero": "opponent played no construction",
+
+  // ---------------------------------------------------------------- Scratch Wars (static/js/games/scratch_wars.js)
+  // the names of effects, times of day and fields (the card set's terms; the Czech rulebook's words in cs)
+  "sw.effect.energy": "Energy",
+  "sw.effect.attack_hero": "Attack hero",
+  "sw.effect.attack_weapon": "Attack weapon",
+  "sw.effect.universal_attack": "Universal attack",
+  "sw.effect.heal": "Heal",
+  "sw.effect.permanent_attack": "Permanent attack",
+  "sw.effect.shield": "Shield",
+  "sw.effect.combo": "Combo",
+  "sw.time.morning": "Morning",
+  "sw.time.noon": "Noon",
+  "sw.time.evening": "Evening",
+  "sw.time.night": "Night",
+  "sw.field.green": "green",
+  "sw.field.orange": "orange",
+  "sw.field.red": "red",
+  "sw.source.combo": "combo",
+  "sw.source.permanent_attack": "permanent attack",
+  // the line at the top of the board
+  "sw.status.over": "The duel is over.",
+  "sw.status.defend": "You are attacked: defend yourself!",
+  "sw.status.start_spin": "The start spin decides who plays first.",
+  "sw.status.your_turn": "Your turn.",
+  "sw.status.your_turn_round": "Your turn, round {round}.",
+  "sw.status.wheel": "The wheel turns…",
+  "sw.status.start_weapon": "Both players choose the weapon for the start spin.",
+  "sw.status.shield": "{who} may spend shields against the attack.",
+  "sw.status.start_choice": "{who} chooses who starts.",
+  "sw.status.watch": "{who}'s turn: watch their spins.",
+  "sw.status.turn": "{who}'s turn.",
+  // the log: inputs and the engine's events (app/games/scratch_wars/events.py; {who}, {whom}: players'
+  // names; {weapon}, {hero}: card names; {effect}: sw.effect.*; {count}: the number a plural follows)
+  "sw.input.hidden": "{who} has chosen (hidden until both have chosen).",
+  "sw.input.random_loadout": "You asked for a random loadout.",
+  "sw.input.loadout": "You chose {loadout}.",
+  "sw.ev.loadouts_revealed": "Loadouts revealed: {list}.",
+  "sw.ev.loadout": "{who}: {hero} with {weapons}",
+  "sw.ev.loadout_random": "{who} (random): {hero} with {weapons}",
+  "sw.ev.start_weapons": "Start spin with {who0}'s {weapon0} and {who1}'s {weapon1}.",
+  "sw.ev.start_spin": "Start spin: {who0} {value0}, {who1} {value1}: {who} chooses who starts.",
+  "sw.ev.start_spin_tie": "Start spin: {who0} {value0}, {who1} {value1}: a tie, spin again.",
+  "sw.ev.starter_chosen": {"one": "{who} starts and loses 2 lives ({count} life left).", "other": "{who} starts and loses 2 lives ({count} left)."},
+  "sw.ev.round_started": "Round {round}.",
+  "sw.ev.round_started_day": "Round {round}: day {day}, {time}.",
+  "sw.ev.day3_penalty": {"one": "Day 3 or later: both heroes lose {count} life ({who0} {lives0}, {who1} {lives1}).", "other": "Day 3 or later: both heroes lose {count} lives ({who0} {lives0}, {who1} {lives1})."},
+  "sw.ev.turn_started": "{who}'s turn.",
+  "sw.ev.turn_started_bits": "{who}'s turn: {bits}.",
+  "sw.bit.energy": "+{amount} energy ({energy})",
+  "sw.bit.repaired": {"one": "repaired weapon ready again", "other": "repaired weapons ready again"},
+  "sw.ev.spin_started": "{who} spins {weapon}.",
+  "sw.ev.spin_started_cost": "{who} spins {weapon} ({cost} energy).",
+  "sw.ev.spin_result": "→ {field} {effect} {value}.",
+  "sw.ev.spin_result_counts": "→ {field} {effect} {value} (counts as {as}).",
+  "sw.ev.effect_skipped": "{who} skips it.",
+  "sw.ev.effect_used": "{who} uses {effect} {base}.",
+  "sw.ev.effect_used_bonus": "{who} uses {effect} {base} {bonus} bonus = {value}.",
+  "sw.ev.energy_gained": "{who} gains {amount} energy ({energy}).",
+  "sw.ev.healed": {"one": "{who} heals {amount} ({count} life).", "other": "{who} heals {amount} ({count} lives)."},
+  "sw.ev.effect_deferred": "{who} defers {effect} {value} on {weapon}.",
+  "sw.ev.attack_hero": "{who}'s {source} {value} hits {whom}'s hero.",
+  "sw.ev.attack_weapon": "{who}'s {source} {value} hits {whom}'s {weapon}.",
+  "sw.ev.attack_held": "{who}'s {source} {value} hits the effect held on {whom}'s {weapon}.",
+  "sw.ev.shield_spent": "{who} spends shield {shield} ({weapon}): the attack drops to {value}.",
+  "sw.ev.hero_hit": {"one": "{who} loses {value} ({count} life).", "other": "{who} loses {value} ({count} lives)."},
+  "sw.ev.weapon_broken": "{who}'s {weapon} breaks.",
+  "sw.ev.weapon_holds": "{who}'s {weapon} holds.",
+  "sw.ev.held_survives": "The held effect on {who}'s {weapon} survives.",
+  "sw.ev.effect_cancelled_owner": "{who} cancels the {effect} {value} on {weapon}.",
+  "sw.ev.effect_cancelled": "{who}'s {effect} {value} on {weapon} is cancelled.",
+  "sw.ev.repair_started": "{who} repairs {weapon}: usable from their next turn.",
+  "sw.ev.repair_started_cost": "{who} repairs {weapon} ({cost} energy): usable from their next turn.",
+  "sw.end.voluntary": "{who} ends the turn.",
+  "sw.end.voluntary_lost": {"one": "{who} ends the turn ({count} action unused).", "other": "{who} ends the turn ({count} actions unused)."},
+  "sw.end.actions": "{who} has no actions left.",
+  "sw.end.field": "The field ends {who}'s turn.",
+  "sw.end.energy": "{who} is out of energy: the turn ends.",
+  "sw.ev.combo_detonated": "{who} detonates combos {values} = {value}.",
+  "sw.ev.combo_detonated_bonus": "{who} detonates combos {values} {bonus} = {value}.",
+  "sw.ev.combos_kept": "{who} keeps the combos for later.",
+  "sw.ev.game_over": "Game over: {who} wins.",
+  "sw.ev.game_over_draw": "Game over: a draw.",
+  // the result
+  "sw.result.win": "You win!",
+  "sw.result.loss": "You lose.",
+  "sw.result.draw": "A draw: both heroes fell together.",
+  "sw.result.spectator": "{who} wins!",
+  "sw.result.you_resigned": "You resigned.",
+  "sw.result.resigned": "{who} resigned.",
+  "sw.result.lives": {"one": "{who} {count} life", "other": "{who} {count} lives"},
+  "sw.reason.defeated": "a hero fell",
+  "sw.reason.day3_penalty": "the day-3 penalty",
+  "sw.result.back_to_lobby": "Back to the lobby",
+  "sw.result.watch_replay": "Watch the replay",
 
   // ---------------------------------------------------------------- Fantasy súboj (static/js/games/fantasy_duel.js)
   // log lines: the engine's event codes and parameters (`who`, `whom`: seat names; `unit`...: unit names)
@@ -587,18 +689,52 @@ export const WORDS = {
 };
 
 let words = WORDS;
+let locale = "en";
+let plurals = new Intl.PluralRules("en");
 
-/** Use another table (a translation); keys it lacks still come from English. */
-export function useWords(table) {
+/** Use another table (a translation) for `lang` (a BCP 47 tag); keys it lacks still come from English. */
+export function useWords(table, lang = locale) {
   words = { ...WORDS, ...(table || {}) };
+  locale = lang || "en";
+  plurals = new Intl.PluralRules(locale);
+}
+
+/** The page's language (from <html lang>), e.g. "cs". */
+export function pageLocale() {
+  return locale;
+}
+
+// the page's catalog, inlined by the server (templates/base.html)
+if (typeof document !== "undefined") {
+  const node = document.getElementById("i18n-words");
+  const lang = (document.documentElement && document.documentElement.lang) || "en";
+  let table = {};
+  try {
+    table = node ? JSON.parse(node.textContent || "{}") : {};
+  } catch (err) {
+    table = {};
+  }
+  useWords(table, lang);
 }
 
 function fill(template, params) {
+  // numbers as given (ids, lives, counts): a caller formats a big one with formatNumber first
   return template.replace(/\{(\w+)\}/g, (_, key) => String(params[key]));
 }
 
 function satisfied(template, params) {
   return [...template.matchAll(/\{(\w+)\}/g)].every(([, key]) => params[key] !== undefined && params[key] !== null);
+}
+
+/** The list of templates of an entry: a plural object gives the form for `params.count`. */
+function forms(entry, params) {
+  if (entry && typeof entry === "object" && !Array.isArray(entry)) {
+    const n = Number(params.count);
+    const form = entry[Number.isFinite(n) ? plurals.select(n) : "other"] ?? entry.other;
+    return forms(form, params);
+  }
+  if (entry === undefined || entry === null) return [];
+  return Array.isArray(entry) ? entry : [entry];
 }
 
 /** Is `key` in the table? */
@@ -607,21 +743,30 @@ export function knows(key) {
 }
 
 /**
- * The words for `key` with `params` filled in. An unknown key, or one whose every template needs a
- * parameter that is missing, gives `fallback` (or the key itself when there is none).
+ * The words for `key` with `params` filled in. An
+ * unknown key, or one whose every template needs a parameter that is missing, gives `fallback`
+ * (or the key itself when there is none).
  * @param {string} key  e.g. "error.name_taken", "log.timeout"
- * @param {object} [params]
+ * @param {object} [params]  plural entries choose their form by `params.count`
  * @param {string} [fallback]
  */
 export function say(key, params = {}, fallback = undefined) {
-  const entry = words[key];
   const p = params || {};
-  if (entry !== undefined) {
-    const list = Array.isArray(entry) ? entry : [entry];
-    const template = list.find((t) => satisfied(t, p));
-    if (template !== undefined) return fill(template, p);
-  }
+  const template = forms(words[key], p).find((t) => satisfied(t, p));
+  if (template !== undefined) return fill(template, p);
   return fallback !== undefined && fallback !== null && fallback !== "" ? String(fallback) : key;
+}
+
+/** The one translation helper of the pages: `t("sw.ev.healed", {who, amount, lives})` (= say). */
+export const t = say;
+
+/** A number in the page's language (Intl.NumberFormat: "1 234,5" in Czech). */
+export function formatNumber(n, options = undefined) {
+  try {
+    return new Intl.NumberFormat(locale, options).format(n);
+  } catch (err) {
+    return String(n);
+  }
 }
 
 /**

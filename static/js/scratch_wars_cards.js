@@ -4,6 +4,7 @@
 // See rules/scratch_wars.md section 2 (card anatomy) and app/games/scratch_wars/data.py (catalog).
 
 import { api, el } from "/static/js/api.js";
+import { say } from "/static/js/messages.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -200,16 +201,18 @@ export function num(x) {
   return Number.isInteger(x) ? String(x) : String(Math.round(x * 10) / 10);
 }
 
+/** An effect's name in the page's language (messages.js "sw.effect.<id>"; English from EFFECTS). */
 export function effectName(id) {
-  return (EFFECTS[id] && EFFECTS[id].name) || String(id || "").replace(/_/g, " ");
+  return say(`sw.effect.${id}`, {}, (EFFECTS[id] && EFFECTS[id].name) || String(id || "").replace(/_/g, " "));
 }
 
 export function typeName(t) {
   return TYPES[t] || t;
 }
 
+/** A time of day (0 morning .. 3 night) in the page's language (messages.js "sw.time.<name>"). */
 export function timeName(i) {
-  return TIME_NAMES[TIMES[i]] || `Time ${i + 1}`;
+  return say(`sw.time.${TIMES[i]}`, {}, TIME_NAMES[TIMES[i]] || `Time ${i + 1}`);
 }
 
 /** The rulebook's rarity check as text: "20 vs 19.5: above average (rare)". */

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.i18n.jinja import N_
 from app.web.games import GameWeb
 
 #: faces of the runes whose id does not spell their face (the modifiers)
@@ -55,8 +56,10 @@ WEB = GameWeb(
     game="battle_runes",
     module="/static/js/games/battle_runes.js",
     rules_template="games/battle_runes.html",
-    summary="Both players secretly pick 3 of their 5 runes, then both picks are revealed and resolved together. "
-    "Build your score to 50, or knock your opponent's down to 0.",
+    summary=N_(
+        "Both players secretly pick 3 of their 5 runes, then both picks are revealed and resolved together. "
+        "Build your score to 50, or knock your opponent's down to 0."
+    ),
     lobby_options={
         "win_score": {"label": "Winning score", "type": "number", "min": 1},
         "start_score": {"label": "Starting score", "type": "number", "min": 1},

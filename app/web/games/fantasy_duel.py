@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.i18n.jinja import N_
 from app.web.games import GameWeb
 
 GAME = "fantasy_duel"
@@ -101,8 +102,10 @@ WEB = GameWeb(
     module="/static/js/games/fantasy_duel.js",
     css=("/static/css/fantasy_duel.css",),
     rules_template="games/fantasy_duel.html",
-    summary="2 to 8 players, one shared deck, every army of 3 units face up. Attack with attack + dice "
-    "against defence, fill your prison, and score a point for every prisoner and every survivor.",
+    summary=N_(
+        "2 to 8 players, one shared deck, every army of 3 units face up. Attack with attack + dice "
+        "against defence, fill your prison, and score a point for every prisoner and every survivor."
+    ),
     lobby_options={
         "packs": {"label": "Packs of 36 units in the deck", "type": "number", "min": 1},
         "stalemate_rounds": {

@@ -20,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app.games.core import all_games, bot_levels
+from app.i18n.jinja import N_
 from app.users.deps import OptionalUser
 from app.web.games import DeckEditor, GameWeb, Link
 from app.web.pages import render_page, user_json
@@ -88,11 +89,13 @@ WEB = GameWeb(
     deck_editor=DeckEditor(title="Scratch Wars loadouts", item="loadout", template="decks/scratch_wars.html"),
     router=router,
     links=(
-        Link("The cards", "/games/scratch_wars/cards", "home-sw-cards"),
-        Link("Your loadouts", "/decks/scratch_wars"),
+        Link(N_("The cards"), "/games/scratch_wars/cards", "home-sw-cards"),
+        Link(N_("Your loadouts"), "/decks/scratch_wars"),
     ),
-    summary="A duel of heroes with spinning weapons: each spin lands on an attack, a heal, energy or a shield. "
-    "Bring the other hero's lives to 0.",
+    summary=N_(
+        "A duel of heroes with spinning weapons: each spin lands on an attack, a heal, energy or a shield. "
+        "Bring the other hero's lives to 0."
+    ),
     lobby_options={
         "level": {
             "label": "Rules level",

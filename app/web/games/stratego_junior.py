@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.i18n.jinja import N_
 from app.web.games import DeckEditor, GameWeb, Link
 
 
@@ -47,9 +48,11 @@ WEB = GameWeb(
     css=("/static/css/stratego.css",),
     rules_template="games/stratego_junior.html",
     deck_editor=DeckEditor(title="Stratego Junior setups", item="setup", template="decks/stratego_junior.html"),
-    links=(Link("Your setups", "/decks/stratego_junior", "home-sj-setups"),),
-    summary="Hidden castles on a little board, for children and their parents: roll the die and turn castles "
-    "round (Quest), or move and attack (Victory). Find the other side's Flag to win.",
+    links=(Link(N_("Your setups"), "/decks/stratego_junior", "home-sj-setups"),),
+    summary=N_(
+        "Hidden castles on a little board, for children and their parents: roll the die and turn castles "
+        "round (Quest), or move and attack (Victory). Find the other side's Flag to win."
+    ),
     lobby_options={
         "variant": {
             "label": "Quest or Victory",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.i18n.jinja import N_
 from app.web.games import GameWeb
 
 GAME = "treasure_beasts"
@@ -94,8 +95,10 @@ WEB = GameWeb(
     module="/static/js/games/treasure_beasts.js",
     css=("/static/css/treasure_beasts.css",),
     rules_template="games/treasure_beasts.html",
-    summary="2 to 6 players draft creatures, send them from Start through the Bushes to the Center, "
-    "and take, steal and fight over treasure: the first to hold 12 wins.",
+    summary=N_(
+        "2 to 6 players draft creatures, send them from Start through the Bushes to the Center, "
+        "and take, steal and fight over treasure: the first to hold 12 wins."
+    ),
     lobby_options={
         "max_rounds": {"label": "Rounds before the richest player wins (0: no limit)", "type": "number", "min": 0},
         "creature_actions": {

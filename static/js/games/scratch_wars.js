@@ -7,25 +7,21 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { api, el } from "/static/js/api.js";
-import { errorText } from "/static/js/messages.js";
+import { errorText, say as t } from "/static/js/messages.js";
 import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
   bonusChip, effectName, EFFECTS, ensureStyles, icon, landingAngle, legend, loadCatalog, signed,
-  timeColumn, TIME_NAMES, TIMES, typeName, wheelSvg,
+  timeColumn, timeName, TIME_NAMES, TIMES, typeName, wheelSvg,
 } from "/static/js/scratch_wars_cards.js";
 
 const SPIN_MS = 1600;
 const MAX_ENERGY = 12;
 const ACTIONS = 4;
-const REASONS = { defeated: "a hero fell", day3_penalty: "the day-3 penalty" };
-const END_REASONS = {
-  voluntary: (who, lost) => `${who} ends the turn${lost ? ` (${lost} action${lost === 1 ? "" : "s"} unused)` : ""}.`,
-  actions: (who) => `${who} has no actions left.`,
-  field: (who) => `The field ends ${who}'s turn.`,
-  energy: (who) => `${who} is out of energy: the turn ends.`,
-};
+// the log and result lines are messages.js's "sw.*" entries (translated in static/i18n/<locale>.json)
+const REASONS = new Set(["defeated", "day3_penalty"]);
+const END_REASONS = new Set(["voluntary", "actions", "field", "energy"]);
 
 let cat = null;
 let decks = null; // the player's saved loadouts, or null while unknown
@@ -640,13 +636,15 @@ function resultDetail(outcome, snapshot, client) {
   const parts = [];
   if (outcome.reason === "resigned") {
     const who = (outcome.resigned && outcome.resigned.length ? outcome.resigned : [(outcome.results || []).indexOf("loss")]).filter(isSeat);
-    parts.push(who.map((s) => (s === seat ? "You resigned." : `${nameOf(client, s)} resigned.`)).join(" "));
+    parts.push(who.map((s) => (s === seat ? t("sw.result.you_resigned") : t("sw.result.resigned", { who: nameOf(client, s) }))).join(" "));
   }
   const scores = outcome.scores || [];
   const heroes = view.heroes || [];
   const lives = [0, 1].map((s) => (typeof scores[s] === "number" ? scores[s] : heroes[s] ? heroes[s].lives : null));
-  if (lives.every((v) => typeof v === "number")) parts.push(`${nameOf(client, 0)} ${lives[0]} lives · ${nameOf(client, 1)} ${lives[1]} lives`);
-  if (REASONS[outcome.reason]) parts.push(REASONS[outcome.reason]);
+  if (lives.every((v) => typeof v === "number")) {
+    parts.push([0, 1].map((s) => t("sw.result.lives", { who: nameOf(client, s), count: lives[s] })).join(" · "));
+  }
+  if (REASONS.has(outcome.reason)) parts.push(t(`sw.reason.${outcome.reason}`));
   return parts.join(" · ");
 }
 
@@ -656,15 +654,15 @@ function resultBanner(outcome, snapshot, client) {
   let headline;
   let mood;
   if (results[0] === "draw") {
-    headline = "A draw: both heroes fell together.";
+    headline = t("sw.result.draw");
     mood = "draw";
   } else {
     const winner = results.indexOf("win");
     if (!isSeat(seat)) {
-      headline = `${nameOf(client, winner)} wins!`;
+      headline = t("sw.result.spectator", { who: nameOf(client, winner) });
       mood = "win";
     } else {
-      headline = winner === seat ? "You win!" : "You lose.";
+      headline = winner === seat ? t("sw.result.win") : t("sw.result.loss");
       mood = winner === seat ? "win" : "loss";
     }
   }
@@ -673,8 +671,8 @@ function resultBanner(outcome, snapshot, client) {
     el("div", { class: "result-headline", text: headline }),
     el("div", { class: "result-detail", text: resultDetail(outcome, snapshot, client) }),
     el("div", { class: "result-links" },
-      el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
-      id && !client.showPicks ? el("a", { class: "btn btn-ghost", href: `/matches/${id}/replay`, id: "watch-replay", text: "Watch the replay" }) : null));
+      el("a", { class: "btn", href: "/lobby", text: t("sw.result.back_to_lobby") }),
+      id && !client.showPicks ? el("a", { class: "btn btn-ghost", href: `/matches/${id}/replay`, id: "watch-replay", text: t("sw.result.watch_replay") }) : null));
 }
 
 // ------------------------------------------------------------------ render
@@ -758,21 +756,21 @@ function draw(root, snapshot, client, st) {
 
 /** The line at the top: whose turn it is, in a few words (the choices panel says what to do). */
 function statusText(view, snapshot, client, { over, myMove }) {
-  if (over) return "The duel is over.";
+  if (over) return t("sw.status.over");
   const seat = snapshot.seat;
   if (myMove) {
-    if (view.phase === "shield") return "You are attacked: defend yourself!";
-    if (view.phase === "start_weapon" || view.phase === "start_choice") return "The start spin decides who plays first.";
-    return `Your turn${view.round ? `, round ${view.round}` : ""}.`;
+    if (view.phase === "shield") return t("sw.status.defend");
+    if (view.phase === "start_weapon" || view.phase === "start_choice") return t("sw.status.start_spin");
+    return view.round ? t("sw.status.your_turn_round", { round: view.round }) : t("sw.status.your_turn");
   }
   const toAct = (snapshot.to_act && snapshot.to_act.length ? snapshot.to_act : view.to_act || []).filter(isSeat);
-  if (!toAct.length) return view.phase === "spin" || view.phase === "start_spin" ? "The wheel turns…" : "…";
-  if (view.phase === "start_weapon") return "Both players choose the weapon for the start spin.";
+  if (!toAct.length) return view.phase === "spin" || view.phase === "start_spin" ? t("sw.status.wheel") : "…";
+  if (view.phase === "start_weapon") return t("sw.status.start_weapon");
   const who = nameOf(client, toAct[0]);
-  if (view.phase === "shield") return `${who} may spend shields against the attack.`;
-  if (view.phase === "start_choice") return `${who} chooses who starts.`;
-  if (isSeat(seat) && view.active !== seat) return `${nameOf(client, view.active)}'s turn: watch their spins.`;
-  return `${nameOf(client, view.active)}'s turn.`;
+  if (view.phase === "shield") return t("sw.status.shield", { who });
+  if (view.phase === "start_choice") return t("sw.status.start_choice", { who });
+  if (isSeat(seat) && view.active !== seat) return t("sw.status.watch", { who: nameOf(client, view.active) });
+  return t("sw.status.turn", { who: nameOf(client, view.active) });
 }
 
 /** Both heroes' lives and energy in one line (shown on phones, where the two sides are far apart). */
@@ -796,9 +794,10 @@ export function describeInput(entry, client) {
   switch (entry.kind) {
     case "action":
     case "bot":
-      if (entry.hidden) return `${who} has chosen (hidden until both have chosen).`;
+      if (entry.hidden) return t("sw.input.hidden", { who });
       if (loadout && entry.seat === client.seat) {
-        return loadout === "random" ? "You asked for a random loadout." : `You chose ${loadoutLine(cat || { hero: {}, weapon: {} }, loadout)}.`;
+        return loadout === "random" ? t("sw.input.random_loadout")
+          : t("sw.input.loadout", { loadout: loadoutLine(cat || { hero: {}, weapon: {} }, loadout) });
       }
       return null;
     case "chance":
@@ -812,73 +811,95 @@ function wname(code) {
   return weaponOf(code).name;
 }
 
-/** One log line for an engine event. */
+/** An effect's name in lower case, as a log line says it mid-sentence ("the permanent attack"). */
+function sourceName(source, effect) {
+  if (source === "combo" || source === "permanent_attack") return t(`sw.source.${source}`);
+  return effectName(effect).toLocaleLowerCase();
+}
+
+/** One log line for an engine event (its kind and parameters through messages.js's "sw.ev.*"). */
 export function describeEvent(ev, entry, client) {
   const nm = (s) => client.seatName(s);
   switch (ev.kind) {
     case "loadouts_revealed": {
       const random = new Set(ev.random || []);
-      return `Loadouts revealed: ${[0, 1].map((s) => `${nm(s)}${random.has(s) ? " (random)" : ""}: ${heroOf(ev.heroes[s]) ? heroOf(ev.heroes[s]).name : ev.heroes[s]} with ${ev.weapons[s].map(wname).join(", ")}`).join("; ")}.`;
+      const sides = [0, 1].map((s) => t(random.has(s) ? "sw.ev.loadout_random" : "sw.ev.loadout", {
+        who: nm(s), hero: heroOf(ev.heroes[s]) ? heroOf(ev.heroes[s]).name : ev.heroes[s], weapons: ev.weapons[s].map(wname).join(", "),
+      }));
+      return t("sw.ev.loadouts_revealed", { list: sides.join("; ") });
     }
     case "start_weapons":
-      return `Start spin with ${nm(0)}'s ${wname(ev.weapons[0])} and ${nm(1)}'s ${wname(ev.weapons[1])}.`;
-    case "start_spin":
-      return `Start spin: ${nm(0)} ${ev.values[0]}, ${nm(1)} ${ev.values[1]}${ev.winner === null || ev.winner === undefined ? ": a tie, spin again." : `: ${nm(ev.winner)} chooses who starts.`}`;
+      return t("sw.ev.start_weapons", { who0: nm(0), weapon0: wname(ev.weapons[0]), who1: nm(1), weapon1: wname(ev.weapons[1]) });
+    case "start_spin": {
+      const p = { who0: nm(0), value0: ev.values[0], who1: nm(1), value1: ev.values[1] };
+      return ev.winner === null || ev.winner === undefined ? t("sw.ev.start_spin_tie", p) : t("sw.ev.start_spin", { ...p, who: nm(ev.winner) });
+    }
     case "starter_chosen":
-      return `${nm(ev.starter)} starts and loses 2 lives (${ev.lives} left).`;
+      return t("sw.ev.starter_chosen", { who: nm(ev.starter), count: ev.lives });
     case "round_started":
-      return ev.day ? `Round ${ev.round}: day ${ev.day}, ${ev.time_of_day_name}.` : `Round ${ev.round}.`;
+      return ev.day ? t("sw.ev.round_started_day", { round: ev.round, day: ev.day, time: timeName(ev.time_of_day) }) : t("sw.ev.round_started", { round: ev.round });
     case "day3_penalty":
-      return `Day 3 or later: both heroes lose ${ev.amount} lives (${nm(0)} ${Math.max(0, ev.lives[0])}, ${nm(1)} ${Math.max(0, ev.lives[1])}).`;
+      return t("sw.ev.day3_penalty", { count: ev.amount, who0: nm(0), lives0: Math.max(0, ev.lives[0]), who1: nm(1), lives1: Math.max(0, ev.lives[1]) });
     case "turn_started": {
       const bits = [];
-      if (ev.energy_gained) bits.push(`+${ev.energy_gained} energy (${ev.energy})`);
-      if (ev.repaired && ev.repaired.length) bits.push(`repaired weapon${ev.repaired.length > 1 ? "s" : ""} ready again`);
-      return `${nm(ev.seat)}'s turn${bits.length ? `: ${bits.join(", ")}` : ""}.`;
+      if (ev.energy_gained) bits.push(t("sw.bit.energy", { amount: ev.energy_gained, energy: ev.energy }));
+      if (ev.repaired && ev.repaired.length) bits.push(t("sw.bit.repaired", { count: ev.repaired.length }));
+      return bits.length ? t("sw.ev.turn_started_bits", { who: nm(ev.seat), bits: bits.join(", ") }) : t("sw.ev.turn_started", { who: nm(ev.seat) });
     }
     case "spin_started":
-      return `${nm(ev.seat)} spins ${wname(ev.weapon)}${ev.cost ? ` (${ev.cost} energy)` : ""}.`;
-    case "spin_result":
-      return `→ ${ev.field} ${effectName(ev.effect)} ${ev.value}${ev.resolves_as && ev.resolves_as !== ev.effect ? ` (counts as ${effectName(ev.resolves_as)})` : ""}.`;
+      return ev.cost ? t("sw.ev.spin_started_cost", { who: nm(ev.seat), weapon: wname(ev.weapon), cost: ev.cost })
+        : t("sw.ev.spin_started", { who: nm(ev.seat), weapon: wname(ev.weapon) });
+    case "spin_result": {
+      const p = { field: t(`sw.field.${ev.field}`, {}, ev.field), effect: effectName(ev.effect), value: ev.value };
+      return ev.resolves_as && ev.resolves_as !== ev.effect ? t("sw.ev.spin_result_counts", { ...p, as: effectName(ev.resolves_as) }) : t("sw.ev.spin_result", p);
+    }
     case "effect_skipped":
-      return `${nm(ev.seat)} skips it.`;
-    case "effect_used":
-      return `${nm(ev.seat)} uses ${effectName(ev.effect)} ${ev.base}${ev.bonus_value ? ` ${signed(ev.bonus_value)} bonus = ${ev.value}` : ""}.`;
+      return t("sw.ev.effect_skipped", { who: nm(ev.seat) });
+    case "effect_used": {
+      const p = { who: nm(ev.seat), effect: effectName(ev.effect), base: ev.base };
+      return ev.bonus_value ? t("sw.ev.effect_used_bonus", { ...p, bonus: signed(ev.bonus_value), value: ev.value }) : t("sw.ev.effect_used", p);
+    }
     case "energy_gained":
-      return `${nm(ev.seat)} gains ${ev.amount} energy (${ev.energy}).`;
+      return t("sw.ev.energy_gained", { who: nm(ev.seat), amount: ev.amount, energy: ev.energy });
     case "healed":
-      return `${nm(ev.seat)} heals ${ev.amount} (${ev.lives} lives).`;
+      return t("sw.ev.healed", { who: nm(ev.seat), amount: ev.amount, count: ev.lives });
     case "effect_deferred":
-      return `${nm(ev.seat)} defers ${effectName(ev.effect)} ${ev.value} on ${wname(ev.weapon)}.`;
+      return t("sw.ev.effect_deferred", { who: nm(ev.seat), effect: effectName(ev.effect), value: ev.value, weapon: wname(ev.weapon) });
     case "attack_declared": {
-      const t = ev.target || {};
-      const what = t.kind === "hero" ? `${nm(t.seat)}'s hero` : t.kind === "weapon" ? `${nm(t.seat)}'s ${wname(t.weapon)}` : `the effect held on ${nm(t.seat)}'s ${wname(t.weapon)}`;
-      const source = ev.source === "combo" ? "combo" : ev.source === "permanent_attack" ? "permanent attack" : effectName(ev.effect).toLowerCase();
-      return `${nm(ev.seat)}'s ${source} ${ev.value} hits ${what}.`;
+      const tg = ev.target || {};
+      const p = { who: nm(ev.seat), source: sourceName(ev.source, ev.effect), value: ev.value, whom: nm(tg.seat) };
+      if (tg.kind === "hero") return t("sw.ev.attack_hero", p);
+      return t(tg.kind === "weapon" ? "sw.ev.attack_weapon" : "sw.ev.attack_held", { ...p, weapon: wname(tg.weapon) });
     }
     case "shield_spent":
-      return `${nm(ev.seat)} spends shield ${ev.shield} (${wname(ev.weapon)}): the attack drops to ${ev.value}.`;
+      return t("sw.ev.shield_spent", { who: nm(ev.seat), shield: ev.shield, weapon: wname(ev.weapon), value: ev.value });
     case "attack_resolved": {
-      const t = ev.target || {};
-      if (t.kind === "hero") return `${nm(t.seat)} loses ${ev.value} (${Math.max(0, ev.lives)} lives).`;
-      if (t.kind === "weapon") return ev.broken ? `${nm(t.seat)}'s ${wname(t.weapon)} breaks.` : `${nm(t.seat)}'s ${wname(t.weapon)} holds.`;
-      return ev.cancelled ? "" : `The held effect on ${nm(t.seat)}'s ${wname(t.weapon)} survives.`;
+      const tg = ev.target || {};
+      if (tg.kind === "hero") return t("sw.ev.hero_hit", { who: nm(tg.seat), value: ev.value, count: Math.max(0, ev.lives) });
+      if (tg.kind === "weapon") return t(ev.broken ? "sw.ev.weapon_broken" : "sw.ev.weapon_holds", { who: nm(tg.seat), weapon: wname(tg.weapon) });
+      return ev.cancelled ? "" : t("sw.ev.held_survives", { who: nm(tg.seat), weapon: wname(tg.weapon) });
     }
     case "effect_cancelled":
-      return ev.by === "owner" ? `${nm(ev.seat)} cancels the ${effectName(ev.effect)} ${ev.value} on ${wname(ev.weapon)}.`
-        : `${nm(ev.seat)}'s ${effectName(ev.effect)} ${ev.value} on ${wname(ev.weapon)} is cancelled.`;
+      return t(ev.by === "owner" ? "sw.ev.effect_cancelled_owner" : "sw.ev.effect_cancelled",
+        { who: nm(ev.seat), effect: effectName(ev.effect), value: ev.value, weapon: wname(ev.weapon) });
     case "repair_started":
-      return `${nm(ev.seat)} repairs ${wname(ev.weapon)}${ev.cost ? ` (${ev.cost} energy)` : ""}: usable from their next turn.`;
-    case "main_phase_ended":
-      return (END_REASONS[ev.reason] || END_REASONS.voluntary)(nm(ev.seat), ev.actions_lost);
-    case "combo_detonated":
-      return `${nm(ev.seat)} detonates combos ${ev.values.join(" + ")}${ev.bonus_value ? ` ${signed(ev.bonus_value)}` : ""} = ${ev.value}.`;
+      return ev.cost ? t("sw.ev.repair_started_cost", { who: nm(ev.seat), weapon: wname(ev.weapon), cost: ev.cost })
+        : t("sw.ev.repair_started", { who: nm(ev.seat), weapon: wname(ev.weapon) });
+    case "main_phase_ended": {
+      const reason = END_REASONS.has(ev.reason) ? ev.reason : "voluntary";
+      if (reason === "voluntary" && ev.actions_lost) return t("sw.end.voluntary_lost", { who: nm(ev.seat), count: ev.actions_lost });
+      return t(`sw.end.${reason}`, { who: nm(ev.seat) });
+    }
+    case "combo_detonated": {
+      const p = { who: nm(ev.seat), values: ev.values.join(" + "), value: ev.value };
+      return ev.bonus_value ? t("sw.ev.combo_detonated_bonus", { ...p, bonus: signed(ev.bonus_value) }) : t("sw.ev.combo_detonated", p);
+    }
     case "combos_kept":
-      return `${nm(ev.seat)} keeps the combos for later.`;
+      return t("sw.ev.combos_kept", { who: nm(ev.seat) });
     case "game_over": {
       const r = ev.results || [];
-      if (r[0] === "draw") return "Game over: a draw.";
-      return `Game over: ${nm(r.indexOf("win"))} wins.`;
+      if (r[0] === "draw") return t("sw.ev.game_over_draw");
+      return t("sw.ev.game_over", { who: nm(r.indexOf("win")) });
     }
     default:
       return null;
