@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -48,6 +48,9 @@ PENDING = (
     "fd.",
     "tb.",
 )
+#: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
+#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's)
+SAME_AS_ENGLISH = {"cs": {"rank.lord"}, "sk": {"rank.lord"}, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -158,9 +161,10 @@ def test_browser_catalog_matches_english(locale):
         if isinstance(entry, dict):
             assert set(entry) == categories, f"{locale}: {key} needs the plural forms {sorted(categories)}"
         for text in _templates(entry):
-            assert (text.strip() and text != _templates(source)[0]) or key.startswith("sw.ev.spin_result"), (
-                f"{locale}: {key} is left in English"
-            )
+            assert text.strip(), f"{locale}: {key} is empty"
+            assert (
+                text != _templates(source)[0] or key.startswith("sw.ev.spin_result") or key in SAME_AS_ENGLISH[locale]
+            ), f"{locale}: {key} is left in English"
 
 
 def test_english_plural_entries_have_one_and_other():

@@ -105,7 +105,10 @@ def test_plural_forms_and_formatting_follow_the_language(client):
     # durations through CLDR units: the time bank's choices
     assert "3 dny" in cs or "3 d" in cs
     hu = client.get("/?lang=hu").text
-    assert "2 játékos" in hu and "Könnyű (" in hu
+    # the game cards: players in Hungarian's plural (a noun after a number stays singular) and the
+    # computer's levels by difficulty, the algorithm only in the tooltip (app/web/pages.py level_names)
+    assert "2 játékos" in hu
+    assert '<span class="level-name" title="algorithm: random">Könnyű</span>' in hu
 
 
 def test_duration_and_number_helpers():
