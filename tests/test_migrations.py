@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from alembic import command
 from alembic.config import Config
@@ -34,7 +36,7 @@ def test_migrations_sqlite(tmp_path):
 @pytest.mark.postgres
 def test_migrations_postgres():
     admin_url = require_postgres()
-    name = "arena_migrations_test"
+    name = f"arena_migrations_test_{os.getpid()}"  # one per test session: sessions may run side by side
 
     async def recreate(drop_only: bool = False) -> None:
         engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import time
 
@@ -164,7 +165,7 @@ async def test_sigkill_and_restart_lose_no_acknowledged_action(tmp_path):
 async def test_two_processes_handle_each_overdue_seat_once(tmp_path):
     admin_url = require_postgres()
     redis_url = require_redis(14)
-    name = "arena_two_processes_test"
+    name = f"arena_two_processes_test_{os.getpid()}"  # one per test session
     admin = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import pytest
 from sqlalchemy import text
@@ -32,7 +33,7 @@ async def _next(ws, kind: str, timeout: float = 10) -> dict:
 async def test_presence_and_chat_cross_two_processes(tmp_path):
     require_service("PostgreSQL", "127.0.0.1", 5432)
     require_service("Redis", "127.0.0.1", 6379)
-    name = "arena_table_processes_test"
+    name = f"arena_table_processes_test_{os.getpid()}"  # one per test session
     admin = create_async_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
