@@ -2,7 +2,7 @@
 // (app/clans/routes.py) and, when it worked, shows the page again as the server now renders it;
 // a refusal is shown in the words of static/js/messages.js, from its code and parameters.
 import { api, showError } from "/static/js/api.js";
-import { errorText, say } from "/static/js/messages.js";
+import { errorText, knows, say } from "/static/js/messages.js";
 
 const errorBox = document.getElementById("clan-error");
 const clanBox = document.getElementById("clan");
@@ -11,10 +11,26 @@ const pageTag = clanBox ? clanBox.dataset.tag : null;
 const path = (tag, ...rest) => ["/api/clans", encodeURIComponent(tag), ...rest.map((p) => encodeURIComponent(String(p)))].join("/");
 
 /**
+ * The words for a refusal of a clan form: a refused field (validation_error) says the rule for that
+ * field ("clan.validation_error.<field>.<type>", else "clan.validation_error.<field>"); anything
+ * else, or a field of another form (`clanFields` false: the invitation's player name), as errorText.
+ */
+function clanErrorText(err, clanFields) {
+  if (clanFields && err && err.code === "validation_error" && err.params) {
+    const field = err.params.field;
+    const first = (err.params.errors || []).find((e) => e && e.field === field) || {};
+    for (const key of [`clan.validation_error.${field}.${first.type}`, `clan.validation_error.${field}`]) {
+      if (field && knows(key)) return say(key, err.params);
+    }
+  }
+  return errorText(err);
+}
+
+/**
  * Run `call`; when it worked go to `next` (a path, or a function of the answer giving one; none:
  * this page again), else show the refusal and let the control be used again.
  */
-async function act(control, call, next) {
+async function act(control, call, next, clanFields = false) {
   showError(errorBox, "");
   if (control) control.disabled = true;
   try {
@@ -23,7 +39,7 @@ async function act(control, call, next) {
     if (target) window.location.assign(target);
     else window.location.reload();
   } catch (err) {
-    showError(errorBox, errorText(err));
+    showError(errorBox, clanErrorText(err, clanFields));
     if (control) control.disabled = false;
   }
 }
@@ -63,6 +79,7 @@ if (foundForm) {
       document.getElementById("found-submit"),
       () => api("POST", "/api/clans", body),
       (page) => `/clans/${encodeURIComponent(page.clan.tag)}`,
+      true,
     );
   });
 }
@@ -83,6 +100,6 @@ if (updateForm) {
     event.preventDefault();
     const f = updateForm.elements;
     const body = { region: f.region.value, colour: f.colour.value, description: f.description.value };
-    act(updateForm.querySelector("button"), () => api("PATCH", path(pageTag), body));
+    act(updateForm.querySelector("button"), () => api("PATCH", path(pageTag), body), undefined, true);
   });
 }

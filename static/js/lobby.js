@@ -529,7 +529,8 @@ async function refresh() {
       me ? api("GET", "/api/matches?status=finished&mine=true&limit=10") : none,
     ]);
     const others = open.matches.filter((m) => !isMine(m));
-    fill(document.getElementById("open-matches"), others, "open", "No open matches from other players. Create one!");
+    // a visitor cannot create a match: no "Create one!" for them
+    fill(document.getElementById("open-matches"), others, "open", say(me ? "lobby.open.empty" : "lobby.open.empty_visitor"));
     fill(document.getElementById("live-matches"), live.matches.map(liveMatch), "live", say("lobby.live.empty"));
     if (!me) return;
     fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", "You are in no match right now.");

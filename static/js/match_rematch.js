@@ -88,6 +88,25 @@ export function watchRematch(client, box, match) {
     box.hidden = false;
   }
 
+  // the panel follows the game's result box (#result, drawn by the game's module in #game-root),
+  // so the result reads first; the game redraws its board on every snapshot, so it is placed again
+  // after each redraw. Before there is a result it stays where the page has it (templates/match.html).
+  const home = box.parentNode;
+  const anchor = box.nextSibling;
+  const gameRoot = document.getElementById("game-root");
+  function place() {
+    const result = gameRoot ? gameRoot.querySelector("#result") : null;
+    if (result) {
+      if (result.nextElementSibling !== box) result.after(box);
+    } else if (box.parentNode !== home && home) {
+      home.insertBefore(box, anchor && anchor.parentNode === home ? anchor : null);
+    }
+  }
+  if (gameRoot && typeof MutationObserver !== "undefined") {
+    new MutationObserver(place).observe(gameRoot, { childList: true, subtree: true });
+  }
+  place();
+
   client.on("rematch", (frame) => {
     if (frame.match_id !== client.matchId) return;
     state = frame;

@@ -124,6 +124,17 @@ export const WORDS = {
   "clan.confirm.remove": "Remove this player from the clan?",
   "clan.confirm.hand_over": "Hand the leadership over to this player? You will become an officer.",
   "clan.confirm.disband": "Disband the clan? Every player leaves it and its name becomes free.",
+  // a refused field of the clan forms (static/js/clans.js): "clan.validation_error.<field>[.<type>]",
+  // type being pydantic's error type the server sends in params.errors (app/api/errors.py)
+  "clan.validation_error.name": "A clan name has 2 to 40 characters.",
+  "clan.validation_error.name.control_characters": "A clan name cannot hold control or invisible characters.",
+  "clan.validation_error.name.format_characters": "A clan name cannot hold control or invisible characters.",
+  "clan.validation_error.name.blank": "Enter a name.",
+  "clan.validation_error.tag": "A tag has 2 to 6 letters A-Z or digits.",
+  "clan.validation_error.tag.value_error": "That tag is reserved: choose another one.",
+  "clan.validation_error.description": "A description has at most 500 characters, with no control characters.",
+  "clan.validation_error.region": "Choose a region from the list.",
+  "clan.validation_error.colour": "Choose the emblem colour with the colour picker.",
   // rematches (app/matches/rematch.py)
   "error.forbidden.not_player": "Only the players of this match can do that.",
   "error.not_finished.rematch": "A rematch can be offered once the match is over.",
@@ -252,6 +263,8 @@ export const WORDS = {
   "lobby.confirm_cancel.yes": "Yes, cancel it",
   "lobby.confirm_cancel.no": "No, keep it",
   "lobby.live.empty": "Nobody is playing a match open to spectators right now.",
+  "lobby.open.empty": "No open matches from other players. Create one!",
+  "lobby.open.empty_visitor": "No open matches right now.",
   "lobby.live.watch": "Watch",
   "lobby.sign_up_to_join": "Sign up to join",
 

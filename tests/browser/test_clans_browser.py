@@ -61,3 +61,42 @@ def test_found_request_accept_and_the_member_shows(new_page):
     expect(joiner.locator("#clan-manage")).to_have_count(0)
     for w in watchers:
         assert not w.errors, w.errors
+
+
+NARROW = {"width": 390, "height": 800}
+
+
+def test_the_clan_forms_say_the_rule_and_the_clan_page_fits_a_phone(new_page):
+    page = new_page(NARROW)
+    w = watch(page)
+    signup(page, unique_name("pia"))
+    page.goto("/clans")
+    expect(page.locator("#found-form")).to_contain_text("Tag (2-6 letters A-Z or digits)")
+    error = page.locator("#clan-error")
+    tag_rule = "A tag has 2 to 6 letters A-Z or digits."
+    page.fill("#found-name", "Polish Club")
+    for bad_tag in ("A B", "ČR", "A"):
+        page.fill("#found-tag", bad_tag)
+        page.click("#found-submit")
+        expect(error).to_be_visible()
+        expect(error).to_have_text(tag_rule)
+        expect(page.locator("#found-submit")).to_be_enabled()
+        page.evaluate("document.getElementById('clan-error').hidden = true")  # the next answer shows it again
+    page.fill("#found-tag", "PC1")
+    page.fill("#found-name", "P")
+    page.click("#found-submit")
+    expect(error).to_be_visible()
+    expect(error).to_have_text("A clan name has 2 to 40 characters.")
+
+    tag = f"P{random.randrange(10_000, 99_999)}"
+    page.fill("#found-name", f"Polish {tag}")
+    page.fill("#found-tag", tag)
+    page.click("#found-submit")
+    page.wait_for_url(re.compile(rf".*/clans/{tag}$"))
+    expect(page.locator("#wall-text")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    # the wall's one-line box is one line high, not a tall narrow column
+    height = page.locator("#wall-text").evaluate("(e) => e.getBoundingClientRect().height")
+    assert height < 60, height
+    errors = [e for e in w.errors if "status of 422" not in e]  # the refused forms above
+    assert not errors, errors

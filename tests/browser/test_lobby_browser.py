@@ -277,3 +277,41 @@ def test_the_create_form_offers_players_seats_computers_and_rated(new_page):
     item = page.locator(f'#my-matches li[data-match-id="{match_id}"]')
     expect(item.get_by_test_id("rated")).to_have_text("rated")
     assert not w.errors, w.errors
+
+
+NARROW = {"width": 390, "height": 800}
+NO_OPEN_MATCHES = re.compile(r".*/api/matches\?status=waiting$")
+
+
+def scroll_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_the_header_wraps_on_a_phone_and_an_empty_lobby_suits_who_reads_it(new_page):
+    # the other tests' open matches are hidden: the lobby reads an empty list
+    empty = {"status": 200, "content_type": "application/json", "body": '{"matches": []}'}
+    visitor = new_page(NARROW)
+    visitor.route(NO_OPEN_MATCHES, lambda route: route.fulfill(**empty))
+    for path in ("/", "/lobby"):
+        visitor.goto(path)
+        expect(visitor.locator("#nav-rewards")).to_be_visible()
+        assert scroll_width(visitor) <= NARROW["width"], path
+    # a visitor cannot create a match: no "Create one!"
+    expect(visitor.locator("#open-matches")).to_have_text("No open matches right now.")
+
+    player = new_page(NARROW)
+    w = watch(player)
+    player.route(NO_OPEN_MATCHES, lambda route: route.fulfill(**empty))
+    signup(player, unique_name("nora"))  # lands in the lobby
+    expect(player.locator("#open-matches")).to_have_text("No open matches from other players. Create one!")
+    assert scroll_width(player) <= NARROW["width"]
+    # every link of the header is inside the dark header and the screen
+    header = box(player, ".site-header")
+    for link in ("#nav-rewards", "#nav-decks", "#logout-button"):
+        b = box(player, link)
+        assert b["x"] >= 0 and b["x"] + b["width"] <= NARROW["width"], link
+        assert header["y"] <= b["y"] and b["y"] + b["height"] <= header["y"] + header["height"], link
+    player.goto("/")
+    expect(player.locator("#nav-decks")).to_be_visible()
+    assert scroll_width(player) <= NARROW["width"]
+    assert not w.errors, w.errors

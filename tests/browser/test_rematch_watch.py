@@ -51,6 +51,11 @@ def test_a_rematch_offered_and_accepted_seats_both_players_swapped(new_page):
     for page in (host, guest):
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#rematch-offer")).to_have_text("Rematch")
+        # the result reads first, the rematch panel right after it; resigned before any turn,
+        # there is no "The reveal" placeholder
+        expect(page.locator("#result + #rematch-panel")).to_be_visible()
+        assert page.locator("#result").bounding_box()["y"] < page.get_by_test_id("rematch").bounding_box()["y"]
+        expect(page.locator("#last-turn")).to_have_count(0)
 
     host.click("#rematch-offer")
     expect(host.locator("#rematch-status")).to_have_text(f"You offered a rematch. Waiting for {guest_name}…")

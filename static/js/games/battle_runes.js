@@ -507,7 +507,10 @@ export function render(root, snapshot, client) {
   const parts = [];
   const outcome = over ? resultInfo(snapshot) : null;
   if (outcome) parts.push(resultBanner(outcome, seat, nm));
-  parts.push(status, scores, hands, reveal, history);
+  // a match over before any turn (resigned, timed out) has nothing to reveal: no placeholder then
+  parts.push(status, scores, hands);
+  if (last || !over) parts.push(reveal);
+  parts.push(history);
   root.replaceChildren(el("div", { class: "br", dataset: { turn: view.turn, over: over ? "true" : "false" } }, ...parts));
 }
 
