@@ -130,10 +130,16 @@ def match_info(m: Match | MatchRecord, now: datetime) -> dict[str, Any]:
     return info
 
 
+#: the options of a match's clock, public wherever the match is listed
+CLOCK_OPTIONS = ("clock", "turn_seconds", "bank_seconds", "increment_seconds")
+
+
 def live_info(m: Match) -> dict[str, Any]:
     """A running match as the "Live now" list shows it: ``{"id", "game", "origin", "num_players",
-    "started_at", "turn_seconds", "seats": [{"seat", "user": {"id", "name", "is_bot", "rank"} | null,
-    "bot"}]}``. Nothing else: no options beyond the turn time, no state, no seed."""
+    "started_at", "turn_seconds", "options", "seats": [{"seat", "user": {"id", "name", "is_bot",
+    "rank"} | null, "bot"}]}``; ``options`` holds only the clock (``clock``, ``turn_seconds``,
+    ``bank_seconds``, ``increment_seconds``: what the list shows). Nothing else: no other option,
+    no state, no seed."""
     return {
         "id": m.id,
         "game": m.game,
@@ -141,6 +147,7 @@ def live_info(m: Match) -> dict[str, Any]:
         "num_players": m.num_players,
         "started_at": m.started_at.isoformat() if m.started_at else None,
         "turn_seconds": m.options.get("turn_seconds", 0),
+        "options": {k: m.options[k] for k in CLOCK_OPTIONS if k in m.options},
         "seats": [
             {"seat": s["seat"], "user": s["user"], "bot": s["bot"]}
             for s in seats_info(m.seats, _user_name, _user_is_bot, _user_rank)

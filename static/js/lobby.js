@@ -515,7 +515,7 @@ async function cancelMatch(id, button) {
 
 /** A running match of the "Live now" list (/api/matches/live) in the shape matchItem reads. */
 function liveMatch(m) {
-  return { ...m, status: "active", options: { turn_seconds: m.turn_seconds } };
+  return { ...m, status: "active", options: { turn_seconds: m.turn_seconds, ...(m.options || {}) } }; // the clock only
 }
 
 async function refresh() {

@@ -150,6 +150,7 @@ async function main() {
     $("replay-live").hidden = false;
   }
   $("replay-slider").max = String(replay.steps.length - 1);
+  $("replay-slider").disabled = false; // the controls are disabled until the steps are here to show
   $("replay-first").addEventListener("click", () => show(0));
   $("replay-prev").addEventListener("click", () => show(index - 1));
   $("replay-next").addEventListener("click", () => show(index + 1));

@@ -222,7 +222,7 @@ def test_four_seats_two_people_two_computers_play_to_the_final_scoring(new_page)
     info = host.request.get(f"/api/matches/{match_id}").json()
     assert [s["bot"] for s in info["seats"]] == [None, None, "heuristic", "random"]
     assert info["status"] == "waiting" and info["options"]["teams"] == []
-    join(guest, match_id, f"{host_name} vs free seat vs computer (Hard) vs computer (Easy)")
+    join(guest, match_id, f"{host_name} Knight vs free seat vs computer (Hard) vs computer (Easy)")  # name, rank
 
     for page in (host, guest):
         expect(page.locator(".fd-seat")).to_have_count(4, timeout=30000)
@@ -281,7 +281,7 @@ def test_two_against_two_chosen_in_the_lobby_plays_to_the_end_and_ranks_the_team
     info = host.request.get(f"/api/matches/{match_id}").json()
     assert info["options"]["teams"] == [0, 1, 0, 1]
     assert [s["bot"] for s in info["seats"]] == [None, None, "heuristic", "random"]
-    join(guest, match_id, f"team 1: {host_name}, computer (Hard) vs team 2: free seat, computer (Easy)")
+    join(guest, match_id, f"team 1: {host_name} Knight, computer (Hard) vs team 2: free seat, computer (Easy)")
 
     for page in (host, guest):
         expect(page.locator(".fd-seat .fd-team-badge")).to_have_count(4, timeout=30000)

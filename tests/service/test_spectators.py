@@ -161,7 +161,10 @@ def test_the_live_list_shows_watchable_running_matches_only(client):
     live = client.get("/api/matches/live").json()["matches"]
     assert [m["id"] for m in live] == [watchable]
     item = live[0]
-    assert set(item) == {"id", "game", "origin", "num_players", "started_at", "turn_seconds", "seats", "spectators"}
+    assert set(item) == {
+        "id", "game", "origin", "num_players", "started_at", "turn_seconds", "options", "seats", "spectators"
+    }  # fmt: skip
+    assert set(item["options"]) <= {"clock", "turn_seconds", "bank_seconds", "increment_seconds"}  # the clock only
     assert [s["user"]["name"] for s in item["seats"]] == ["alice", "bobby"]
     assert all(set(s) == {"seat", "user", "bot"} for s in item["seats"])
     text = client.get("/api/matches/live").text
