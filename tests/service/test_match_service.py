@@ -332,7 +332,7 @@ async def test_a_match_built_with_every_seat_taken_starts_once_after_its_commit(
     it exactly once, on either pool; a match with a free seat is left waiting."""
     alice, bob, carol = env.users
     now = env.clock.now()
-    options = env.service.check_options("battle_runes", {"turn_seconds": 60, **LONG})
+    _players, options = env.service.check_options("battle_runes", {"turn_seconds": 60, **LONG}, players=2)
     full = new_match(
         "battle_runes", options, 2, {0: alice, 1: bob}, created_by=None, now=now, origin="tournament", origin_ref="7"
     )
