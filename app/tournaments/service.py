@@ -124,6 +124,9 @@ class TournamentService:
         :returns: its id.
         :raises DomainError: ``forbidden``, ``bad_options``, ``conflict`` ``not_in_clan``.
         """
+        async with self.sessionmaker() as session:  # who may organise comes first: a player who
+            if not await may_organise(session, user_id):  # may not learns nothing of the rules
+                raise _not_master()
         if new.format not in FORMATS:
             raise DomainError(ErrorCode.BAD_OPTIONS, f"format must be one of {FORMATS}")
         if not supports(new.format, new.game):
@@ -147,12 +150,8 @@ class TournamentService:
             new.game, {**(new.options or {}), "turn_seconds": new.turn_seconds, "rated": new.rated}, players=2
         )
         async with self.sessionmaker() as session, session.begin():
-            if not await may_organise(session, user_id):
-                raise DomainError(
-                    ErrorCode.FORBIDDEN,
-                    "only a Master or an administrator may organise a tournament",
-                    params={"reason": "not_master"},
-                )
+            if not await may_organise(session, user_id):  # again, in the transaction that writes
+                raise _not_master()
             clan_id = None
             if new.clan_only:
                 clan_id = await session.scalar(select(ClanMember.clan_id).where(ClanMember.user_id == user_id))
@@ -325,3 +324,12 @@ async def try_lock_tournament(
             .execution_options(populate_existing=True)
         )
     return (await session.execute(stmt)).scalar_one_or_none()
+
+
+def _not_master() -> DomainError:
+    """The refusal of a player who may not organise (a Knight who is not an administrator)."""
+    return DomainError(
+        ErrorCode.FORBIDDEN,
+        "only a Master or an administrator may organise a tournament",
+        params={"reason": "not_master"},
+    )
