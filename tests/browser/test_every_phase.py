@@ -133,8 +133,10 @@ def open_table(table: Table, seat: int, shown: str) -> tuple[Page, list[str]]:
 
 
 def no_live_controls(page: Page) -> None:
+    """No control of the game is left: no Resign, no enabled button on the board (the result's
+    rematch offer, which sits under the result on the board, is not the game's), no legal action."""
     expect(page.locator("#resign-button")).to_be_hidden()
-    expect(page.locator("#game-root button:enabled")).to_have_count(0)
+    expect(page.locator("#game-root button:enabled:not(#rematch-panel button)")).to_have_count(0)
     assert page.evaluate("() => window.matchClient.snapshot.legal.length") == 0
 
 
