@@ -29,6 +29,7 @@ DESKTOP = {"width": 1280, "height": 900}
 #: how a test player picks among the offered choices: earlier kinds first (a random one of them),
 #: so that duels end soon; "end_turn" only when nothing else is offered
 PREFERENCE = (
+    "fire",  # which permanent attack fires first (offered alone, when two are due)
     "use",
     "target",
     "detonate",
