@@ -186,3 +186,26 @@ def in_server_db(server, fn: Callable[[Any], Awaitable[Any]]) -> Any:
     if "error" in out:
         raise out["error"]
     return out.get("value")
+
+
+#: the text a person reads on the page now: every visible element's text, and the attributes
+#: read aloud or shown on hover
+_VISIBLE_JS = """() => {
+  const parts = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
+    for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
+      const v = el.getAttribute(a);
+      if (v) parts.push(v);
+    }
+  }
+  return parts;
+}"""
+
+
+def english_on_page(page: Page, locale: str, *names: str) -> dict[str, str]:
+    """The English words a person reads on ``page`` in ``locale`` (issue 15's walk of the game
+    boards), each with the text it stands in; ``names`` (players' names) may stay as they are.
+    Uses the vocabulary of ``tests/i18n/walk.py``: every word of the English sources."""
+    from tests.i18n.walk import english_in_text
+
+    return english_in_text(page.evaluate(_VISIBLE_JS), locale, *names)

@@ -1,0 +1,123 @@
+"""What the language checks share: the English vocabulary (every word of the English sources), the
+text a person reads on a page, and the words allowed to stay as they are. Used by the page walks in
+this folder and by the browser walks of the game boards (``tests/browser/helpers.py``'s
+``english_on_page``)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from html.parser import HTMLParser
+
+from app.games.core import all_games, bot_levels
+from app.i18n import catalogs
+
+#: proper names and codes that stay as they are in every language
+PROPER = {
+    "tabletop",
+    "arena",
+    "battle",
+    "runes",
+    "scratch",
+    "wars",
+    "stratego",
+    "junior",
+    "fantasy",
+    "treasure",
+    "beasts",
+    "api",
+    "sha",
+    "json",
+    "bot",
+    "english",
+    "quest",
+    "victory",
+    "flag",
+}
+#: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
+#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
+NATIVE = {
+    "hu": {"most", "online"},
+    "cs": {"online", "limit", "run"},
+    "sk": {"online", "limit"},
+    "uk": set(),
+    "ru": set(),
+}
+
+
+@cache
+def english_vocabulary() -> frozenset[str]:
+    """Every word of three or more letters in the English sources: the gettext msgids and WORDS."""
+    texts = [
+        str(m)
+        for msg in catalogs.read_catalog("cs")
+        if msg.id
+        for m in (msg.id if isinstance(msg.id, tuple) else (msg.id,))
+    ]
+    for entry in catalogs.english_words().values():
+        forms = entry.values() if isinstance(entry, dict) else [entry]
+        for form in forms:
+            texts.extend(form if isinstance(form, list) else [form])
+    words = set()
+    for text in texts:
+        words.update(w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}|%\(\w+\)s|<[^>]+>", " ", text)))
+    return frozenset(words)
+
+
+class Visible(HTMLParser):
+    """The text a person reads: text outside <script>/<style>, and title, aria-label, placeholder, alt."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        for name, value in attrs:
+            if name in ("title", "aria-label", "placeholder", "alt") and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> list[str]:
+    """The texts a person reads in ``html``: elements' text and the attributes read aloud or shown."""
+    parser = Visible()
+    parser.feed(html)
+    return parser.parts
+
+
+def english_words_in(html: str, vocabulary: frozenset[str] | set[str], allowed: set[str]) -> dict[str, str]:
+    """The English words a person reads on the page, each with the text it stands in."""
+    return _english(visible_text(html), vocabulary, allowed)
+
+
+def _english(parts: list[str], vocabulary: frozenset[str] | set[str], allowed: set[str]) -> dict[str, str]:
+    found = {}
+    for part in parts:
+        for word in re.findall(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])", part):
+            if word.lower() in vocabulary and word.lower() not in allowed:
+                found[word] = " ".join(part.split())[:80]
+    return found
+
+
+def allowed_words(locale: str, *names: str) -> set[str]:
+    """Words that may stay as they are on a page in ``locale``: proper names, the computer's
+    algorithm names, the language's own words spelled as in English, and ``names`` (players' names
+    and the like, split into words)."""
+    algorithms = {lv.lower() for game in all_games() for lv in bot_levels(game)}
+    extra = {w.lower() for name in names for w in re.findall(r"[A-Za-z]{3,}", name)}
+    return PROPER | algorithms | NATIVE.get(locale, set()) | extra
+
+
+def english_in_text(parts: list[str], locale: str, *names: str) -> dict[str, str]:
+    """The English words in ``parts`` (texts a person reads), each with the text it stands in."""
+    return _english(parts, english_vocabulary(), allowed_words(locale, *names))
