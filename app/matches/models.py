@@ -171,6 +171,8 @@ class ResultDelivery(Base):
 
     __table_args__ = (
         UniqueConstraint("consumer", "match_id", "seat", name="uq_result_deliveries_consumer_match_seat"),
+        # a claim's floor: the newest row the consumer applied (app.matches.results)
+        Index("ix_result_deliveries_consumer_result", "consumer", "result_id"),
     )
 
 

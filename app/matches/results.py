@@ -18,19 +18,21 @@ Consuming (ratings, clan ladders, tournaments)
         delivered = await claim(sessionmaker, "ratings", apply_ratings, limit=100)
 
     :func:`claim` opens one transaction, takes up to ``limit`` rows this consumer has not applied
-    (oldest first; on PostgreSQL each under an advisory lock keyed by consumer and row, taken
-    without waiting, so concurrent claimers of one consumer in several processes take different
-    rows while other consumers' claims are not in their way; the database write lock on SQLite),
-    records a ``result_deliveries`` row for each (unique per consumer, match and seat), calls the
-    handler with the rows it won, and commits. If the handler raises, nothing is recorded and the rows are
-    offered again. A row is therefore applied exactly once per consumer, whatever the number of
+    (oldest first, among the newest rows unless the claim is full; on PostgreSQL each under an
+    advisory lock keyed by consumer and row, taken without waiting, so concurrent claimers of one
+    consumer in several processes take different rows while other consumers' claims are not in
+    their way; the database write lock on SQLite), records a ``result_deliveries`` row for each
+    (unique per consumer, match and seat), calls the handler with the rows it won, and commits. If
+    the handler raises, nothing is recorded and the rows are offered again. A row is therefore applied exactly once per consumer, whatever the number of
     processes, restarts and crashes. Rows of one match come together when ``limit`` allows (a
     handler that needs every seat of a match, as a rating update does, gets them in one call unless
     a match has more seats than ``limit``; it can check ``len(rows)`` against the match).
 
-    :func:`consume_forever` runs ``claim`` in a loop: at once when the hub says a match finished,
-    and every ``poll_seconds`` otherwise (the safety net for a notice lost while a process was
-    down). Start it beside the service (``asyncio.create_task``) and cancel it on shutdown.
+    :func:`consume_forever` runs ``claim`` in a loop: soon after the hub says a match finished
+    (the rows past the consumer's floor, the finishes of a quarter second together), and a full
+    claim at start and every ``poll_seconds`` (the safety net for a notice lost while a process
+    was down, or a row committed late). Start it beside the service (``asyncio.create_task``) and
+    cancel it on shutdown.
 
     What counts is the consumer's choice: ``matches.origin`` (``casual``, ``rated``, ``challenge``,
     ``tournament``) and ``origin_ref`` tell where the match comes from, and each row says whether
@@ -45,7 +47,7 @@ import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-from sqlalchemy import exists, false, select, text, update
+from sqlalchemy import BigInteger, Integer, Select, String, bindparam, exists, false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -60,6 +62,24 @@ log = get_logger(__name__)
 #: rows a PostgreSQL claim considers per row it may take: enough to look past the rows that other
 #: claims of the same consumer hold at the moment
 CANDIDATES_PER_ROW = 4
+
+#: how far below the newest row a consumer applied a claim after a wake-up still looks (rows of
+#: ``match_results``): far more than can finish while one match's end commits, so a row is missed
+#: by such a claim only if its transaction stayed open through thousands of others' (the full
+#: claim every ``poll_seconds`` then applies it)
+FLOOR_WINDOW = 10_000
+#: a window that puts the floor below every row: a full claim
+FULL_SCAN = 2**62
+#: seconds between a consumer loop's full claims when its own poll is shorter (the tournament
+#: runner wakes every few seconds for its start times; a full claim reads every row ever written)
+FULL_CLAIM_SECONDS = 30.0
+
+#: seconds a consumer leaves between the starts of two claims when matches keep finishing: the
+#: finishes of that interval are applied in one claim (one transaction, a handful of statements)
+#: instead of one claim each. A finish after a quiet spell is claimed at once. Measured with the
+#: load tool (Battle Runes, 20 matches, think 0: 26 matches end per second): claiming per finish
+#: cost about a fifth of the server's CPU (docs/performance.md, item 7).
+BATCH_SECONDS = 0.25
 
 #: applies claimed rows inside the claiming transaction; raising undoes the claim
 Handler = Callable[[AsyncSession, Sequence[MatchResult]], Awaitable[None]]
@@ -93,28 +113,43 @@ def result_rows(m: Match | MatchRecord, outcome: Outcome, now: datetime) -> list
 
 
 async def claim(
-    sessionmaker: async_sessionmaker[AsyncSession], consumer: str, handler: Handler, limit: int = 100
+    sessionmaker: async_sessionmaker[AsyncSession],
+    consumer: str,
+    handler: Handler,
+    limit: int = 100,
+    *,
+    full: bool = True,
 ) -> int:
     """Apply up to ``limit`` result rows that ``consumer`` has not applied yet, exactly once.
 
     :param consumer: the consumer's name (at most 40 characters), e.g. ``"ratings"``.
     :param handler: called with the claimed rows (ordered by match, then seat) and the open
         session, inside the transaction that records their delivery; not called when none is due.
+    :param full: look at every row ever written (True), or only at the rows newer than the floor:
+        the newest row this consumer applied, less :data:`FLOOR_WINDOW` rows (False; what a wake-up
+        after a finish does, so a claim costs the same with a thousand rows or ten million). A row
+        below the floor that was missed (its transaction committed very late, or its handler kept
+        failing) is found by the next full claim, which :func:`consume_forever` makes every
+        ``poll_seconds``.
     :returns: how many rows were delivered (0 when none was due).
     :raises Exception: whatever ``handler`` raised (nothing is recorded then).
     """
+    window = FULL_SCAN if full else FLOOR_WINDOW
     async with sessionmaker() as session, session.begin():
         postgres = session.get_bind().dialect.name == "postgresql"
-        if not postgres:  # SQLite: take the write lock before reading, as the match writer does
+        if postgres:  # one statement: the candidates past the floor, locked without waiting
+            params = {
+                "consumer": consumer,
+                "window": window,
+                "candidates": limit * CANDIDATES_PER_ROW,
+                "limit": limit,
+                "key": consumer_lock_key(consumer),
+            }
+            candidates = (await session.execute(_CLAIM_POSTGRES, params)).scalars().all()
+        else:  # SQLite: take the write lock before reading, as the match writer does
             await session.execute(update(ResultDelivery).where(false()).values(consumer=ResultDelivery.consumer))
-        delivered = exists().where(ResultDelivery.consumer == consumer, ResultDelivery.result_id == MatchResult.id)
-        stmt = select(MatchResult).where(~delivered).order_by(MatchResult.id).limit(limit)
-        if postgres:  # look past the rows other claims of this consumer hold
-            candidates_stmt = stmt.with_only_columns(MatchResult.id).limit(limit * CANDIDATES_PER_ROW)
-            ids = list((await session.execute(candidates_stmt)).scalars())
-            stmt = select(MatchResult).where(MatchResult.id.in_(await _lock_for(session, consumer, ids, limit)))
-            stmt = stmt.order_by(MatchResult.id)
-        candidates = (await session.execute(stmt)).scalars().all()
+            params = {"consumer": consumer, "window": window, "limit": limit}
+            candidates = (await session.execute(_CLAIM_SQLITE, params)).scalars().all()
         if not candidates:
             return 0
         values = [{"consumer": consumer, "result_id": r.id, "match_id": r.match_id, "seat": r.seat} for r in candidates]
@@ -142,22 +177,50 @@ def consumer_lock_key(consumer: str) -> int:
     return zlib.crc32(consumer.encode()) - 2**31
 
 
-async def _lock_for(session: AsyncSession, consumer: str, ids: list[int], limit: int) -> list[int]:
-    """The first ``limit`` of the result rows ``ids`` (in their order) that no other claim of
-    ``consumer`` holds, each now held by this transaction (PostgreSQL transaction-level advisory
-    locks keyed ``(consumer, row)``, taken without waiting; rows after the ``limit``-th are not
-    locked). Claims of one consumer in several processes take different rows; the claims
-    of other consumers are not in the way (a ``FOR UPDATE SKIP LOCKED`` on ``match_results``
-    would make every consumer skip the rows another consumer is applying, until its next poll)."""
-    if not ids:
-        return []
-    rows = await session.execute(
-        text(
-            "SELECT i FROM unnest(CAST(:ids AS integer[])) AS i WHERE pg_try_advisory_xact_lock(:key, i) LIMIT :limit"
-        ),
-        {"ids": ids, "key": consumer_lock_key(consumer), "limit": limit},
+def _claim_statements() -> tuple[Select[MatchResult], Select[MatchResult]]:
+    """The claim's reads, built once (``:consumer``, ``:window``, ``:limit``; PostgreSQL also
+    ``:candidates`` and ``:key``).
+
+    The floor: the newest row the consumer applied less ``:window`` (an index-only look at
+    ``(consumer, result_id)``). The undelivered rows past it, oldest first, are the candidates.
+    On PostgreSQL the first ``:limit`` candidates that no other claim of the consumer holds are
+    locked, each with a transaction-level advisory lock keyed ``(consumer, row)`` taken without
+    waiting: claims of one consumer in several processes take different rows, and other
+    consumers' claims are not in their way (a ``FOR UPDATE SKIP LOCKED`` on ``match_results``
+    would make every consumer skip the rows another consumer is applying). The lock function is
+    volatile, so PostgreSQL evaluates the ``mine`` CTE on its own and stops at ``:limit``."""
+    rd, mr = ResultDelivery.__table__, MatchResult.__table__
+    consumer = bindparam("consumer", type_=String)
+    floor = (
+        select(func.coalesce(func.max(rd.c.result_id), 0) - bindparam("window", type_=BigInteger))
+        .where(rd.c.consumer == consumer)
+        .scalar_subquery()
     )
-    return [int(i) for i in rows.scalars()]
+    undelivered = ~exists().where(rd.c.consumer == consumer, rd.c.result_id == mr.c.id)
+    sqlite_stmt = (
+        select(MatchResult)
+        .where(MatchResult.id > floor, undelivered)
+        .order_by(MatchResult.id)
+        .limit(bindparam("limit", type_=Integer))
+    )
+    candidates = (
+        select(mr.c.id)
+        .where(mr.c.id > floor, undelivered)
+        .order_by(mr.c.id)
+        .limit(bindparam("candidates", type_=Integer))
+        .subquery("candidates")
+    )
+    mine = (
+        select(candidates.c.id)
+        .where(func.pg_try_advisory_xact_lock(bindparam("key", type_=Integer), candidates.c.id))
+        .limit(bindparam("limit", type_=Integer))
+        .cte("mine")
+    )
+    postgres_stmt = select(MatchResult).where(MatchResult.id.in_(select(mine.c.id))).order_by(MatchResult.id)
+    return postgres_stmt, sqlite_stmt
+
+
+_CLAIM_POSTGRES, _CLAIM_SQLITE = _claim_statements()
 
 
 async def consume_forever(
@@ -168,24 +231,69 @@ async def consume_forever(
     *,
     poll_seconds: float = 30.0,
     limit: int = 100,
+    batch_seconds: float = BATCH_SECONDS,
 ) -> None:
-    """Run :func:`claim` for ``consumer`` until cancelled: when the hub announces a finished match,
-    and every ``poll_seconds`` in any case. A failing handler is logged and retried at the next
-    wake-up.
+    """Run :func:`claim` for ``consumer`` until cancelled: when the hub announces a finished match
+    (rows past the floor, at most once per ``batch_seconds``, so a busy server applies many
+    finishes per claim), and a full claim at start and every ``poll_seconds`` in any case (the
+    safety net for a notice lost while a process was down). A failing handler is logged and
+    retried at the next wake-up.
     """
     wake = asyncio.Event()
     unsubscribe = hub.subscribe_finished(lambda _match_id: wake.set())
+    cadence = Cadence(batch_seconds, poll_seconds)
     try:
         while True:
+            full = await cadence.next_pass()
             wake.clear()
             try:
-                while await claim(sessionmaker, consumer, handler, limit) >= limit:
-                    pass
+                await claim_all(sessionmaker, consumer, handler, limit, full=full)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("result consumer failed", consumer=consumer)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), poll_seconds)
+                await asyncio.wait_for(wake.wait(), cadence.until_full())
     finally:
         unsubscribe()
+
+
+async def claim_all(
+    sessionmaker: async_sessionmaker[AsyncSession], consumer: str, handler: Handler, limit: int = 100, *, full: bool
+) -> int:
+    """:func:`claim` until a claim takes fewer than ``limit`` rows. :returns: rows delivered."""
+    total = 0
+    while (n := await claim(sessionmaker, consumer, handler, limit, full=full)) > 0:
+        total += n
+        if n < limit:
+            break
+    return total
+
+
+class Cadence:
+    """When a consumer's loop claims, and how: passes start at least ``batch_seconds`` apart
+    (matches that finish meanwhile are applied together), and a pass is full (every row, not only
+    those past the floor: :func:`claim`'s ``full``) at the first and then every ``full_seconds``.
+    Times are the event loop's clock (seconds)."""
+
+    def __init__(self, batch_seconds: float, full_seconds: float) -> None:
+        self.batch_seconds, self.full_seconds = batch_seconds, full_seconds
+        self._last: float | None = None
+        self._last_full: float | None = None
+
+    async def next_pass(self) -> bool:
+        """Wait until the next pass may start; :returns: whether it is a full one."""
+        loop = asyncio.get_running_loop()
+        if self._last is not None and (delay := self._last + self.batch_seconds - loop.time()) > 0:
+            await asyncio.sleep(delay)
+        self._last = now = loop.time()
+        if self._last_full is None or now - self._last_full >= self.full_seconds:
+            self._last_full = now
+            return True
+        return False
+
+    def until_full(self) -> float:
+        """Seconds until the next full pass is due (0 when it is due now)."""
+        if self._last_full is None:
+            return 0.0
+        return max(0.0, self._last_full + self.full_seconds - asyncio.get_running_loop().time())

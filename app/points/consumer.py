@@ -5,7 +5,7 @@ What earns points, per seat row of a finished match:
 
 - **rated_win** (``settings.points_rated_win``, ``ref`` the match id): the seat won (``result``
   ``win``) a match that counts as rated, by the ratings' own rule
-  (:func:`app.ratings.apply.rated_match`: created rated, in a pool, every seat a different
+  (:func:`app.ratings.apply.rated_matches`: created rated, in a pool, every seat a different
   person; so a match with a computer seat, and a casual one, give nothing), and the player
   played it to the end (a seat the computer finished for a player who was away earns nothing:
   points reward one's own wins).
@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -38,7 +37,7 @@ from app.matches.models import MatchResult
 from app.matches.results import Handler, claim, consume_forever
 from app.points.ledger import credit
 from app.points.ranks import Rank, RankThresholds, promote_to_at_least, rank_at, thresholds_from
-from app.ratings.apply import rated_match
+from app.ratings.apply import rated_matches
 from app.settings import Settings
 
 #: the consumer's name in ``result_deliveries``
@@ -77,17 +76,13 @@ async def apply_points(session: AsyncSession, rows: Sequence[MatchResult], award
     :returns: how many ledger rows were added.
     """
     due: list[_Credit] = []
-    counted: dict[int, tuple[str, datetime, list[MatchResult]] | None] = {}
-    for r in rows:
-        if r.result != "win" or r.user_id is None or r.computer_finished:
+    wins = [r for r in rows if r.result == "win" and r.user_id is not None and not r.computer_finished]
+    counted = await rated_matches(session, (r.match_id for r in wins))
+    for r in wins:
+        if r.match_id not in counted or r.user_id is None:  # (the filter above: for the type checker)
             continue
-        if r.match_id not in counted:
-            plan = await rated_match(session, r.match_id)
-            counted[r.match_id] = (plan[0].game, plan[0].finished_at or r.created_at, plan[2]) if plan else None
-        found = counted[r.match_id]
-        if found is None:
-            continue
-        game, match_end, results = found
+        m, _pool, results = counted[r.match_id]
+        game, match_end = m.game, m.finished_at or r.created_at
         due.append(_Credit(r.user_id, "rated_win", r.match_id, awards.rated_win, game))
         beaten = [o for o in results if o.team != r.team and o.rank > r.rank and o.user_id is not None]
         for o in beaten:

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from sqlalchemy import case, exists, false, func, select, update
+from sqlalchemy import case, exists, false, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -84,7 +84,8 @@ async def apply_results(session: AsyncSession, rows: Sequence[MatchResult]) -> N
     """
     if session.get_bind().dialect.name != "postgresql":  # SQLite: the write lock before reading
         await session.execute(update(Rating).where(false()).values(mu=Rating.mu))
-    plans = [plan for match_id in sorted({r.match_id for r in rows}) if (plan := await _counted(session, match_id))]
+    counted = await rated_matches(session, (r.match_id for r in rows))
+    plans = [counted[match_id] for match_id in sorted(counted)]
     needed: dict[str, set[int]] = {}
     for _m, pool, results in plans:
         needed.setdefault(pool, set()).update(r.user_id for r in results if r.user_id is not None)
@@ -136,7 +137,7 @@ async def apply_match(session: AsyncSession, match_id: int) -> list[RatingChange
     :returns: the ``rating_changes`` rows added (empty when the match does not count or was
         applied before).
     """
-    plan = await _counted(session, match_id)
+    plan = (await rated_matches(session, [match_id])).get(match_id)
     if plan is None:
         return []
     deltas: CountDeltas = Counter()
@@ -145,37 +146,48 @@ async def apply_match(session: AsyncSession, match_id: int) -> list[RatingChange
     return changes
 
 
-async def rated_match(session: AsyncSession, match_id: int) -> tuple[Match, str, list[MatchResult]] | None:
-    """Whether a finished match counts as rated (the rule of the module docstring: created rated,
-    in a pool, every seat a different person): ``(match, pool key, its results by seat)``, else
-    ``None``. Other consumers that reward rated play (player points, :mod:`app.points.consumer`)
-    use it so that "rated" means one thing."""
-    return await _counted(session, match_id)
+#: a match that counts, as :func:`rated_matches` gives it: the match, its pool's key, its results
+#: by seat
+Counted = tuple[Match, str, list[MatchResult]]
 
 
-async def _counted(session: AsyncSession, match_id: int) -> tuple[Match, str, list[MatchResult]] | None:
-    """``(match, pool key, its results by seat)`` when the match counts for the ratings (rated, in
-    a pool, every seat a different person), else ``None``."""
-    m = await session.get(Match, match_id)
-    if m is None or not is_rated(m):
-        return None
-    pool = pool_of(m.game, m.options)
-    results = list(
-        (await session.execute(select(MatchResult).where(MatchResult.match_id == match_id).order_by(MatchResult.seat)))
-        .scalars()
-        .all()
-    )
-    users = [r.user_id for r in results]
-    if (
-        pool is None
-        or len(results) != m.num_players
-        or len(results) < 2
-        or any(u is None for u in users)
-        or any(s.bot_level for s in m.seats)
-        or len(set(users)) != len(users)
+async def rated_matches(session: AsyncSession, match_ids: Iterable[int]) -> dict[int, Counted]:
+    """Which of the finished matches ``match_ids`` count as rated (the rule of the module
+    docstring: created rated, in a pool, every seat a different person), each with its pool's key
+    and its results by seat; the others are left out. Two statements whatever the number of
+    matches (the matches created rated, then their results), so a consumer applying a batch of
+    finished matches, most of them casual, loads no casual match at all. Every consumer that
+    rewards rated play (ratings here, player points in :mod:`app.points.consumer`) asks this
+    function, so that "rated" means one thing."""
+    ids = sorted(set(match_ids))
+    if not ids:
+        return {}
+    created_rated = or_(Match.origin == RATED, Match.origin.in_((CHALLENGE, TOURNAMENT)))
+    matches = [
+        m for m in (await session.scalars(select(Match).where(Match.id.in_(ids), created_rated))).all() if is_rated(m)
+    ]
+    if not matches:
+        return {}
+    by_match: dict[int, list[MatchResult]] = {m.id: [] for m in matches}
+    for r in await session.scalars(
+        select(MatchResult).where(MatchResult.match_id.in_(by_match)).order_by(MatchResult.match_id, MatchResult.seat)
     ):
-        return None
-    return m, pool.key, results
+        by_match[r.match_id].append(r)
+    counted: dict[int, Counted] = {}
+    for m in matches:
+        pool, results = pool_of(m.game, m.options), by_match[m.id]
+        users = [r.user_id for r in results]
+        if (
+            pool is None
+            or len(results) != m.num_players
+            or len(results) < 2
+            or any(u is None for u in users)
+            or any(s.bot_level for s in m.seats)
+            or len(set(users)) != len(users)
+        ):
+            continue
+        counted[m.id] = (m, pool.key, results)
+    return counted
 
 
 async def _apply(

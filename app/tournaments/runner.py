@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.logging import get_logger
 from app.matches.hub import LocalHub
 from app.matches.models import ABORTED, TOURNAMENT, Match
-from app.matches.results import claim
+from app.matches.results import BATCH_SECONDS, FULL_CLAIM_SECONDS, Cadence, claim_all
 from app.matches.service import MatchService, new_match
 from app.points.ledger import credit
 from app.points.ranks import Rank, promote_to_at_least, thresholds_from
@@ -403,12 +403,13 @@ class TournamentRunner:
         ``poll_seconds`` in any case (the start times, and the safety net after a restart)."""
         unsubscribe = hub.subscribe_finished(lambda _match_id: self._wake.set())
         handle = results.handler(self.clock)
+        cadence = Cadence(BATCH_SECONDS, FULL_CLAIM_SECONDS)  # many finishes per claim when busy
         try:
             while True:
+                full = await cadence.next_pass()
                 self._wake.clear()
                 try:
-                    while await claim(self.sessionmaker, results.CONSUMER, handle) >= 100:
-                        pass
+                    await claim_all(self.sessionmaker, results.CONSUMER, handle, full=full)
                     await self.process_due()
                 except asyncio.CancelledError:
                     raise

@@ -5,11 +5,13 @@ notice wakes a consumer at once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 from sqlalchemy import func, select
 
 from app.db.session import make_engine, make_sessionmaker
+from app.matches import results
 from app.matches.models import MatchResult, ResultDelivery
 from app.matches.results import claim, consume_forever
 
@@ -128,3 +130,44 @@ async def test_the_finished_notice_wakes_a_consumer(env, toy):
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_wake_up_claim_looks_past_the_floor_and_a_full_claim_finds_a_row_left_below(env, toy, monkeypatch):
+    """A claim after a finish reads only the rows newer than the newest one the consumer applied
+    (less a window), so its cost does not grow with the table; a row below that floor (its
+    transaction committed very late) is applied by the next full claim, which the loop makes at
+    start and every poll."""
+    monkeypatch.setattr(results, "FLOOR_WINDOW", 1)
+    ids = await _finished_matches(env, 3)
+    async with env.service.sessionmaker() as s, s.begin():  # the newest four applied, the two oldest not
+        for r in (await s.execute(select(MatchResult).where(MatchResult.id.in_(ids[2:])))).scalars():
+            s.add(ResultDelivery(consumer="ratings", result_id=r.id, match_id=r.match_id, seat=r.seat))
+    seen: list[int] = []
+    assert await claim(env.service.sessionmaker, "ratings", _recorder(seen), full=False) == 0
+    more = (await _finished_matches(env, 1))[-2:]
+    assert await claim(env.service.sessionmaker, "ratings", _recorder(seen), full=False) == 2
+    assert seen == list(more)
+    assert await claim(env.service.sessionmaker, "ratings", _recorder(seen), full=True) == 2
+    assert sorted(seen) == sorted([*more, *ids[:2]])
+
+
+async def test_the_loop_starts_with_a_full_claim(env, toy, monkeypatch):
+    monkeypatch.setattr(results, "FLOOR_WINDOW", 1)
+    ids = await _finished_matches(env, 2)
+    async with env.service.sessionmaker() as s, s.begin():  # only the newest row applied
+        r = await s.get(MatchResult, ids[-1])
+        s.add(ResultDelivery(consumer="ratings", result_id=r.id, match_id=r.match_id, seat=r.seat))
+    seen: list[int] = []
+    task = asyncio.create_task(
+        consume_forever(env.service.sessionmaker, env.service.hub, "ratings", _recorder(seen), poll_seconds=3600)
+    )
+    try:
+        for _ in range(400):
+            if len(seen) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert sorted(seen) == list(ids[:-1])
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

@@ -38,10 +38,13 @@ CONSUMER = "challenges"
 
 
 def make_handler(points: SeriesPoints, clock: Clock) -> Handler:
-    """The consumer's handler: :func:`record_match` for each match among the delivered rows."""
+    """The consumer's handler: :func:`record_match` for each challenge match among the delivered
+    rows (one statement picks them out, so the other matches are never loaded)."""
 
     async def handle(session: AsyncSession, rows: Sequence[MatchResult]) -> None:
-        for match_id in sorted({r.match_id for r in rows}):
+        ids = {r.match_id for r in rows}
+        ours = (await session.scalars(select(Match.id).where(Match.id.in_(ids), Match.origin == CHALLENGE))).all()
+        for match_id in sorted(ours):
             await record_match(session, match_id, points, clock)
 
     return handle
