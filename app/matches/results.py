@@ -47,7 +47,7 @@ import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Integer, Select, String, bindparam, exists, false, func, select, update
+from sqlalchemy import BigInteger, Integer, Select, String, bindparam, false, func, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -67,7 +67,7 @@ CANDIDATES_PER_ROW = 4
 #: ``match_results``): far more than can finish while one match's end commits, so a row is missed
 #: by such a claim only if its transaction stayed open through thousands of others' (the full
 #: claim every ``poll_seconds`` then applies it)
-FLOOR_WINDOW = 10_000
+FLOOR_WINDOW = 1_000
 #: a window that puts the floor below every row: a full claim
 FULL_SCAN = 2**62
 #: seconds between a consumer loop's full claims when its own poll is shorter (the tournament
@@ -188,7 +188,12 @@ def _claim_statements() -> tuple[Select[MatchResult], Select[MatchResult]]:
     waiting: claims of one consumer in several processes take different rows, and other
     consumers' claims are not in their way (a ``FOR UPDATE SKIP LOCKED`` on ``match_results``
     would make every consumer skip the rows another consumer is applying). The lock function is
-    volatile, so PostgreSQL evaluates the ``mine`` CTE on its own and stops at ``:limit``."""
+    volatile, so PostgreSQL evaluates the ``mine`` CTE on its own and stops at ``:limit``.
+
+    ``OFFSET 0`` keeps PostgreSQL's "not delivered" check a probe of the index per row past the
+    floor: without it the planner, not knowing the floor when it plans, turned it into a hash
+    anti-join over every delivery of the consumer (measured with 1,000,000 rows: 1.0 s a claim
+    that way, 10-20 ms with the probe; the claim before the floor took 2.6 s)."""
     rd, mr = ResultDelivery.__table__, MatchResult.__table__
     consumer = bindparam("consumer", type_=String)
     floor = (
@@ -196,16 +201,16 @@ def _claim_statements() -> tuple[Select[MatchResult], Select[MatchResult]]:
         .where(rd.c.consumer == consumer)
         .scalar_subquery()
     )
-    undelivered = ~exists().where(rd.c.consumer == consumer, rd.c.result_id == mr.c.id)
+    delivered = select(literal(1)).where(rd.c.consumer == consumer, rd.c.result_id == mr.c.id)
     sqlite_stmt = (
         select(MatchResult)
-        .where(MatchResult.id > floor, undelivered)
+        .where(MatchResult.id > floor, ~delivered.exists())
         .order_by(MatchResult.id)
         .limit(bindparam("limit", type_=Integer))
     )
     candidates = (
         select(mr.c.id)
-        .where(mr.c.id > floor, undelivered)
+        .where(mr.c.id > floor, ~delivered.offset(0).exists())
         .order_by(mr.c.id)
         .limit(bindparam("candidates", type_=Integer))
         .subquery("candidates")
