@@ -39,7 +39,8 @@ function unitName(id) {
   return labels[id] || (byId[id] && byId[id].name_sk) || id || "?";
 }
 
-/** The original name with its translation beside it ("Rytier (Rytíř)"); a Slovak page needs none. */
+/** The original name with its translation beside it ("Rytier (Knight)", "Rytier – česky Rytíř"); a Slovak
+ * page needs none. */
 function unitNameWithTranslation(id) {
   const name = unitName(id);
   if (pageLocale() === "sk" || !knows(`fd.unit.${id}`)) return name;
@@ -194,7 +195,9 @@ function resultBanner(snapshot, view, seat, nm) {
   }
   let reason = "";
   if (outcome.reason === "stalemate") reason = say("fd.reason.stalemate", { rounds: (view.options && view.options.stalemate_rounds) || "" });
-  else if (outcome.reason !== "resigned") reason = say(`fd.reason.${outcome.reason}`, {}, outcome.reason || "");
+  else if (outcome.reason !== "resigned") {
+    reason = say(`fd.reason.${outcome.reason}`, {}, knows(`reason.${outcome.reason}`) ? say(`reason.${outcome.reason}`) : "");
+  }
   reason = [reason, ...resignedLines(outcome, seat, nm)].filter(Boolean).join(" ");
   const order = results.map((_, s) => s).sort((a, b) => (ranks[a] - ranks[b]) || (scores[b] - scores[a]) || (a - b));
   const teams = teamMode(view) ? (outcome.teams || view.teams) : null;
