@@ -27,7 +27,7 @@ def test_web_parts_name_files_that_exist():
 
 def test_rules_page_lists_every_unit_of_the_catalog(client):
     from app.games.core import get_rules
-    from app.web.games.fantasy_duel import ability_text
+    from app.web.games.fantasy_duel import ability_text, display_name, unit_translation
 
     units = get_rules(GAME).catalog()["units"]
     assert len(units) == 36
@@ -39,7 +39,8 @@ def test_rules_page_lists_every_unit_of_the_catalog(client):
     assert cards == [u["id"] for u in units]
     for unit in units:
         block = text.split(f'data-unit="{unit["id"]}"', 1)[1].split('<div class="fd-unit ', 1)[0]
-        assert unit["name_en"] in block and unit["name_sk"] in block, unit["id"]
+        # the original (Slovak) name, and its English translation beside it
+        assert display_name(unit) in block and unit_translation(unit["id"], "en") in block, unit["id"]
         assert f"⚔ {unit['attack']}+{unit['dice']}d6" in block and f"def {unit['defense']}" in block
         for ability in unit["abilities"]:
             assert ability_text(ability) in block, (unit["id"], ability)
@@ -66,7 +67,7 @@ def test_match_and_replay_pages_load_the_module_stylesheet_and_units(client):
         assert f'<link rel="stylesheet" href="{CSS}">' in r.text, path
         data = page_json(r.text, "game-data")
         assert data["id"] == GAME and len(data["catalog"]["units"]) == 36
-        assert data["labels"]["rytier"] == "Knight" and len(data["labels"]) == 36
+        assert data["labels"]["rytier"] == "Rytier" and len(data["labels"]) == 36  # the original names
     assert client.get(MODULE).status_code == 200 and client.get(CSS).status_code == 200
 
 

@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "fd.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -45,12 +45,18 @@ PENDING = (
     "tournament.",
     "clan.",
     "br.",
-    "fd.",
     "tb.",
 )
 #: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
-#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's)
-SAME_AS_ENGLISH = {"cs": {"rank.lord"}, "sk": {"rank.lord"}, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
+#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's);
+#: Fantasy súboj's units "Paladin" (Czech, Hungarian) and "Zombie" (Czech; the Slovak original)
+SAME_AS_ENGLISH = {
+    "cs": {"rank.lord", "fd.unit.paladin", "fd.unit.zombie"},
+    "sk": {"rank.lord", "fd.unit.zombie"},
+    "hu": {"rank.lord", "fd.unit.paladin"},
+    "uk": set(),
+    "ru": set(),
+}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

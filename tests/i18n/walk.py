@@ -33,13 +33,16 @@ PROPER = {
     "quest",
     "victory",
     "flag",
+    # Fantasy súboj's units keep their Slovak names ("Kostej", "Zombie") in every language
+    "kostej",
+    "zombie",
 }
 #: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
 #: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
 NATIVE = {
-    "hu": {"most", "online"},
-    "cs": {"online", "limit", "run"},
-    "sk": {"online", "limit"},
+    "hu": {"most", "online", "paladin"},
+    "cs": {"online", "limit", "run", "paladin"},
+    "sk": {"online", "limit", "bonus"},
     "uk": set(),
     "ru": set(),
 }

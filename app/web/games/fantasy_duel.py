@@ -1,11 +1,16 @@
 """Fantasy súboj pages: ``static/js/games/fantasy_duel.js`` draws a match of 2 to 8 seats (every
 army, the prisons, the deck, the dice, the choices of the current step); the rules page
 (``games/fantasy_duel.html``) lists the 36 units of the main pack from the engine's catalog, with
-their Slovak and English names, numbers and abilities.
+their names, numbers and abilities.
 
-A unit's short label (its English name) is derived here from the catalog and reaches the match page
-in ``game-data.labels``; the words of abilities on the match page come from
-``static/js/messages.js`` (``fd.ability.*``), on the rules page from :func:`ability_text`.
+Units keep their original Slovak names (the seed rulebook's, :func:`display_name`: "Rytier"), in
+every language; the page's language shows its translation beside it: the rules page on a second
+line, the board in the unit's ``title``. The translations are the browser's catalog entries
+``fd.unit.<id>`` (``static/js/messages.js`` in English, ``static/i18n/<locale>.json``), which the
+rules page reads too (:func:`unit_translation`), so each name is translated in one place. The
+labels of ``game-data`` are the original names. The words of abilities on the match page come from
+``static/js/messages.js`` (``fd.ability.*``), on the rules page from :func:`ability_message`
+(gettext msgids marked here).
 
 Team mode (spec 8): the engine takes ``teams`` (one team number per seat). The lobby offers
 free-for-all and the layouts of :data:`TEAM_MODES` that fit the chosen number of seats; teammates
@@ -16,20 +21,46 @@ sit apart, so that turns alternate between the teams (seat 1 team 1, seat 2 team
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from app.i18n.catalogs import english_words, js_catalog
 from app.i18n.jinja import N_
 from app.web.games import GameWeb
 
 GAME = "fantasy_duel"
 
+#: the factions as the cards print them ("človek – impérium"), in English for the catalogs
 FACTION_NAMES = {
-    "human-empire": "Human empire",
-    "human-barbarian": "Human barbarians",
-    "elf": "Elves",
-    "undead": "Undead",
+    "human-empire": N_("Humans: the empire"),
+    "human-barbarian": N_("Humans: the barbarians"),
+    "elf": N_("Elves"),
+    "undead": N_("Undead"),
 }
-KIND_NAMES = {"mounted": "mounted", "undead": "undead", "living": "living"}
+#: an ability's sentence per kind of unit it names (a language bends the kind in its sentence)
+BONUS_VS = {
+    "mounted": N_("+%(attack)s attack against mounted units"),
+    "undead": N_("+%(attack)s attack against undead units"),
+    "living": N_("+%(attack)s attack against living units"),
+}
+DEFENSE_BONUS_VS = {
+    "mounted": N_("+%(defense)s defence against mounted attackers"),
+    "undead": N_("+%(defense)s defence against undead attackers"),
+    "living": N_("+%(defense)s defence against living attackers"),
+}
+ABILITIES = {
+    "hiding": N_("Hiding: an attack that would win misses on an even dice sum"),
+    "tracking": N_("Tracking: the targets of this army cannot hide"),
+    "poison": N_("Poison: a failed attack on a living unit poisons it instead"),
+    "healer": N_("Healer: no unit of this army can be poisoned"),
+    "taunt": N_("Taunt: while it stands unpoisoned, enemies must attack a Taunt unit"),
+    "tactics": N_("Tactics: ignores Taunt and may draw cards when it chooses"),
+    "defensive_fire": N_("Defensive fire: + the attacker's lowest die to its defence"),
+    "doom_vs_living": N_("Doom: defeats any living unit that does not hide"),
+    "ally_support": N_(
+        "Ally support: +%(extra_dice_per_ally)s die per other unit of its faction (at most +%(max_extra_dice)s)"
+    ),
+}
 
 
 def alternating(teams: int, size: int) -> list[int]:
@@ -52,35 +83,50 @@ def units(catalog: Mapping[str, Any]) -> list[dict[str, Any]]:
     return list(catalog.get("units", []))
 
 
+def display_name(unit: Mapping[str, Any]) -> str:
+    """A unit's original name as a sentence writes it: the card's capitals ``RYTIER SMRTI`` become
+    ``Rytier smrti`` (``Gúl`` stays)."""
+    name = str(unit["name_sk"])
+    return name[:1] + name[1:].lower()
+
+
 def labels(catalog: Mapping[str, Any]) -> dict[str, str]:
-    """Unit id -> its English name, for every unit of the catalog."""
-    return {u["id"]: u["name_en"] for u in units(catalog)}
+    """Unit id -> its original (Slovak) name, for every unit of the catalog."""
+    return {u["id"]: display_name(u) for u in units(catalog)}
+
+
+@cache
+def _english_unit_names() -> dict[str, str]:
+    words = english_words()
+    return {k.removeprefix("fd.unit."): v for k, v in words.items() if k.startswith("fd.unit.")}
+
+
+def unit_translation(unit_id: str, locale: str) -> str:
+    """The translation of a unit's name into ``locale`` (``fd.unit.<id>`` of the browser's
+    catalogs; English when the language lacks it), or ``""`` for an unknown unit."""
+    key = f"fd.unit.{unit_id}"
+    value = js_catalog(locale).get(key) or _english_unit_names().get(unit_id, "")
+    return str(value)
+
+
+def ability_message(ability: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """One ability of a catalog unit (spec section 5) as an English msgid and its parameters, for
+    the page to translate: ``("+%(attack)s attack against mounted units", {"attack": 4, ...})``."""
+    kind = ability["id"]
+    params = {k: v for k, v in ability.items() if k != "id"}
+    if kind == "bonus_vs" and ability["target"] in BONUS_VS:
+        return BONUS_VS[ability["target"]], params
+    if kind == "defense_bonus_vs" and ability["attacker"] in DEFENSE_BONUS_VS:
+        return DEFENSE_BONUS_VS[ability["attacker"]], params
+    if kind in ABILITIES:
+        return ABILITIES[kind], params
+    return kind.replace("_", " "), {}
 
 
 def ability_text(ability: Mapping[str, Any]) -> str:
-    """One ability of a catalog unit in English (spec section 5): ``+4 attack against mounted``."""
-    kind = ability["id"]
-    if kind == "bonus_vs":
-        return f"+{ability['attack']} attack against {KIND_NAMES.get(ability['target'], ability['target'])} units"
-    if kind == "defense_bonus_vs":
-        return f"+{ability['defense']} defence against {KIND_NAMES.get(ability['attacker'], ability['attacker'])} attackers"
-    if kind == "ally_support":
-        return (
-            f"Ally support: +{ability['extra_dice_per_ally']} die per other unit of its faction "
-            f"(at most +{ability['max_extra_dice']})"
-        )
-    return str(
-        {
-            "hiding": "Hiding: an attack that would win misses on an even dice sum",
-            "tracking": "Tracking: the targets of this army cannot hide",
-            "poison": "Poison: a failed attack on a living unit poisons it instead",
-            "healer": "Healer: no unit of this army can be poisoned",
-            "taunt": "Taunt: while it stands unpoisoned, enemies must attack a Taunt unit",
-            "tactics": "Tactics: ignores Taunt and may draw cards when it chooses",
-            "defensive_fire": "Defensive fire: + the attacker's lowest die to its defence",
-            "doom_vs_living": "Doom: defeats any living unit that does not hide",
-        }.get(kind, kind.replace("_", " "))
-    )
+    """One ability of a catalog unit in English: ``+4 attack against mounted units``."""
+    message, params = ability_message(ability)
+    return message % params if params else message
 
 
 def _rules_context(rules: Any) -> dict[str, Any]:
@@ -90,11 +136,12 @@ def _rules_context(rules: Any) -> dict[str, Any]:
         table.append(
             {
                 **unit,
+                "name": display_name(unit),
                 "faction_name": FACTION_NAMES.get(unit["faction"], unit["faction"]),
-                "ability_texts": [ability_text(a) for a in unit["abilities"]],
+                "ability_messages": [ability_message(a) for a in unit["abilities"]],
             }
         )
-    return {"units": table, "factions": FACTION_NAMES}
+    return {"units": table, "factions": FACTION_NAMES, "unit_translation": unit_translation}
 
 
 WEB = GameWeb(

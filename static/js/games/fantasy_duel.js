@@ -9,11 +9,11 @@
 
 import { el, loadGameData } from "/static/js/api.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton, resignedLines } from "/static/js/match_client.js";
-import { knows, say } from "/static/js/messages.js";
+import { formatNumber, knows, pageLocale, say } from "/static/js/messages.js";
 
 let units = []; // catalog units in table order: card c shows units[c % units.length]
 let byId = {}; // unit id -> catalog unit
-let labels = {}; // unit id -> English name (app/web/games/fantasy_duel.py)
+let labels = {}; // unit id -> its original Slovak name (app/web/games/fantasy_duel.py)
 
 /** Load the unit catalog once, from the page's game-data (or /api/games/fantasy_duel). */
 export async function setup() {
@@ -34,8 +34,17 @@ function unitOfCard(card) {
   return units.length ? units[card % units.length] : null;
 }
 
+/** A unit's name: the original (Slovak) one, as the rulebook prints it. */
 function unitName(id) {
-  return labels[id] || (byId[id] && byId[id].name_en) || id || "?";
+  return labels[id] || (byId[id] && byId[id].name_sk) || id || "?";
+}
+
+/** The original name with its translation beside it ("Rytier (Knight)", "Rytier – česky Rytíř"); a Slovak
+ * page needs none. */
+function unitNameWithTranslation(id) {
+  const name = unitName(id);
+  if (pageLocale() === "sk" || !knows(`fd.unit.${id}`)) return name;
+  return say("fd.unit.named", { name, translation: say(`fd.unit.${id}`) });
 }
 
 function cardName(card) {
@@ -46,30 +55,37 @@ function cardName(card) {
 function pct(p) {
   if (p === undefined || p === null) return "–";
   const v = p * 100;
-  if (v > 0 && v < 1) return "<1%";
-  if (v < 100 && v > 99) return ">99%";
-  return `${Math.round(v)}%`;
+  const percent = (x) => formatNumber(x / 100, { style: "percent", maximumFractionDigits: 0 });
+  if (v > 0 && v < 1) return `<${percent(1)}`;
+  if (v < 100 && v > 99) return `>${percent(99)}`;
+  return percent(Math.round(v));
 }
 
 /** seat -> display name; two seats of the same name (two computers) also say their seat number. */
 function namer(client, seats = null) {
-  const base = (seat) => (client && client.seatName ? client.seatName(seat) : `Seat ${seat + 1}`);
+  const base = (seat) => (client && client.seatName ? client.seatName(seat) : say("fd.seat", { n: seat + 1 }));
   const list = seats || (client && client.snapshot && client.snapshot.seats) || (client && client.seatsFromPage) || [];
   const counts = {};
   for (const s of list) counts[base(s.seat)] = (counts[base(s.seat)] || 0) + 1;
   return (seat) => {
     const name = base(seat);
-    return counts[name] > 1 ? `${name} · seat ${seat + 1}` : name;
+    return counts[name] > 1 ? say("fd.seat.named", { name, n: seat + 1 }) : name;
   };
 }
 
+/** The kind of unit an ability names ("mounted", "undead", "living"), or "". */
+function abilityKind(a) {
+  return a.target || a.attacker || "";
+}
+
 function abilityShort(a) {
-  const p = { ...a };
-  return say(`fd.ability.${a.id}`, p, a.id.replace(/_/g, " "));
+  const p = { ...a, target: say(`fd.kind.${a.target}`, {}, a.target), attacker: say(`fd.kind.${a.attacker}`, {}, a.attacker) };
+  return say(`fd.ability.${a.id}.${abilityKind(a)}`, p, say(`fd.ability.${a.id}`, p, a.id.replace(/_/g, " ")));
 }
 
 function abilityLong(a) {
-  return say(`fd.ability_long.${a.id}`, { ...a }, "");
+  const p = { ...a, target: say(`fd.kind.${a.target}`, {}, a.target), attacker: say(`fd.kind.${a.attacker}`, {}, a.attacker) };
+  return say(`fd.ability_long.${a.id}.${abilityKind(a)}`, p, say(`fd.ability_long.${a.id}`, p, ""));
 }
 
 /** The JSON of an action, as the buttons carry it (data-action). */
@@ -89,7 +105,7 @@ function teamMode(view) {
  * roles: Set of "attacker" | "target" | "last-attacker" | "last-target" | "spoils", odds}
  */
 function unitCard(entry, opts = {}) {
-  const u = byId[entry.unit] || unitOfCard(entry.card) || { id: entry.unit, name_en: entry.unit, abilities: [] };
+  const u = byId[entry.unit] || unitOfCard(entry.card) || { id: entry.unit, name_sk: entry.unit, abilities: [] };
   const roles = opts.roles || new Set();
   const cls = ["fd-unit", `fd-faction-${u.faction || "unknown"}`];
   if (entry.poisoned) cls.push("fd-poisoned");
@@ -97,22 +113,22 @@ function unitCard(entry, opts = {}) {
   const clickable = !!opts.action;
   if (clickable) cls.push("fd-clickable");
   const abilities = u.abilities || [];
-  const title = [`${unitName(u.id)} (${u.name_sk || u.id})`, ...abilities.map((a) => `${abilityShort(a)}: ${abilityLong(a)}`)]
+  const title = [unitNameWithTranslation(u.id), ...abilities.map((a) => `${abilityShort(a)}: ${abilityLong(a)}`)]
     .join("\n");
   const children = [
     el("div", { class: "fd-unit-head" },
-      el("span", { class: "fd-unit-name", text: unitName(u.id) }),
-      u.mounted ? el("span", { class: "fd-mounted", title: "mounted", text: "♞" }) : null),
+      el("span", { class: "fd-unit-name", lang: "sk", text: unitName(u.id) }),
+      u.mounted ? el("span", { class: "fd-mounted", title: say("fd.unit.mounted"), text: "♞" }) : null),
     el("div", { class: "fd-unit-stats" },
-      el("span", { class: "fd-attack", title: "attack + dice", text: `⚔ ${u.attack ?? "?"}+${u.dice ?? "?"}d6` }),
-      el("span", { class: "fd-defence", title: "defence", text: `def ${u.defense ?? "?"}` })),
+      el("span", { class: "fd-attack", title: say("fd.unit.attack_title"), text: `⚔ ${u.attack ?? "?"}+${u.dice ?? "?"}${say("fd.unit.d6")}` }),
+      el("span", { class: "fd-defence", title: say("fd.unit.defence_title"), text: say("fd.unit.defence", { defense: u.defense ?? "?" }) })),
   ];
   if (abilities.length) {
     children.push(el("div", { class: "fd-chips" }, ...abilities.map((a) => el("span", {
       class: `fd-chip fd-chip-${a.id}`, title: abilityLong(a), text: abilityShort(a),
     }))));
   }
-  if (entry.poisoned) children.push(el("div", { class: "fd-state fd-state-poisoned", text: "☠ poisoned" }));
+  if (entry.poisoned) children.push(el("div", { class: "fd-state fd-state-poisoned", text: `☠ ${say("fd.unit.poisoned")}` }));
   if (opts.odds) {
     children.push(el("div", { class: "fd-unit-odds", text: `${say("fd.odds", oddsParams(opts.odds))}` }));
   }
@@ -139,7 +155,7 @@ function oddsParams(o) {
 // ------------------------------------------------------------------ dice
 
 function die(value) {
-  return el("span", { class: "fd-die", "aria-label": `die ${value}`, text: String(value) });
+  return el("span", { class: "fd-die", "aria-label": say("fd.die", { value }), text: String(value) });
 }
 
 /** The last resolved attack: the dice, totals and result. */
@@ -155,7 +171,7 @@ function lastAttackPanel(view, nm) {
     el("div", { class: "fd-last-who" },
       el("strong", { text: `${p.who}: ${p.unit}` }), " → ", el("strong", { text: `${p.whom}: ${p.target_unit}` })),
     el("div", { class: "fd-dice-row", id: "fd-dice", dataset: { dice: la.dice.join(",") } }, ...la.dice.map(die),
-      el("span", { class: "fd-total", text: `= ${la.total} vs def ${la.defence}` })),
+      el("span", { class: "fd-total", text: say("fd.last.total", { total: la.total, defence: la.defence }) })),
     el("div", { class: `fd-result fd-result-${la.result}`, text: result }));
 }
 
@@ -175,11 +191,13 @@ function resultBanner(snapshot, view, seat, nm) {
     headline = say(`fd.outcome.${mood}`);
   } else {
     mood = results.includes("win") ? "win" : "draw";
-    headline = say(results.includes("win") ? "fd.outcome.spectator" : "fd.outcome.spectator_draw", { winners: winners.join(", ") });
+    headline = say(results.includes("win") ? "fd.outcome.spectator" : "fd.outcome.spectator_draw", { winners: winners.join(", "), count: winners.length });
   }
   let reason = "";
   if (outcome.reason === "stalemate") reason = say("fd.reason.stalemate", { rounds: (view.options && view.options.stalemate_rounds) || "" });
-  else if (outcome.reason !== "resigned") reason = say(`fd.reason.${outcome.reason}`, {}, outcome.reason || "");
+  else if (outcome.reason !== "resigned") {
+    reason = say(`fd.reason.${outcome.reason}`, {}, knows(`reason.${outcome.reason}`) ? say(`reason.${outcome.reason}`) : "");
+  }
   reason = [reason, ...resignedLines(outcome, seat, nm)].filter(Boolean).join(" ");
   const order = results.map((_, s) => s).sort((a, b) => (ranks[a] - ranks[b]) || (scores[b] - scores[a]) || (a - b));
   const teams = teamMode(view) ? (outcome.teams || view.teams) : null;
@@ -188,12 +206,12 @@ function resultBanner(snapshot, view, seat, nm) {
     el("div", { class: "result-detail", text: reason }),
     el("ol", { class: "fd-ranking" }, ...order.map((s) => el("li", { dataset: { seat: s, rank: ranks[s] } },
       el("span", { class: "fd-rank", text: `${ranks[s]}.` }), " ", el("strong", { text: nm(s) }),
-      teams ? el("span", { class: "badge", text: `team ${teams[s] + 1}` }) : null,
-      el("span", { class: "fd-rank-score", text: ` ${scores[s] ?? ""} pt` }),
-      el("span", { class: `fd-rank-result fd-rank-${results[s]}`, text: ` ${results[s]}` })))),
+      teams ? el("span", { class: "badge", text: say("fd.team", { team: teams[s] + 1 }) }) : null,
+      el("span", { class: "fd-rank-score", text: ` ${say("fd.points", { count: scores[s] ?? 0 })}` }),
+      el("span", { class: `fd-rank-result fd-rank-${results[s]}`, text: ` ${say(`fd.rank.${results[s]}`, {}, results[s])}` })))),
     el("div", { class: "result-links" },
-      el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
-      snapshot.match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot.match_id}/replay`, id: "watch-replay", text: "Watch the replay" }) : null));
+      el("a", { class: "btn", href: "/lobby", text: say("fd.links.lobby") }),
+      snapshot.match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot.match_id}/replay`, id: "watch-replay", text: say("fd.links.replay") }) : null));
 }
 
 // ------------------------------------------------------------------ status and actions
@@ -258,7 +276,7 @@ function actionButtons(snapshot, view, client, nm) {
         if (o.hide > 0) bits.push(say("fd.odds.hide", oddsParams(o)));
         if (o.poison > 0) bits.push(say("fd.odds.poison", oddsParams(o)));
         if (o.big_win > 0) bits.push(say("fd.odds.big", oddsParams(o)));
-        detail = el("span", { class: "fd-act-odds", text: `${o.dice}d6 · ${bits.join(" · ")}` });
+        detail = el("span", { class: "fd-act-odds", text: `${o.dice}${say("fd.unit.d6")} · ${bits.join(" · ")}` });
       }
     } else if (kind === "recruit") {
       text = say("fd.act.recruit", { unit: view.spoils ? cardName(view.spoils.card) : "", own: cardName(value) });
@@ -315,16 +333,16 @@ function seatPanel(s, snapshot, view, client, nm) {
   return el("section", { class: cls.join(" "), dataset: { seat: s, testid: `fd-seat-${s}` } },
     el("header", { class: "fd-seat-head" },
       el("span", { class: "fd-seat-name", text: nm(s) }),
-      s === seat ? el("span", { class: "badge badge-you", text: "you" }) : null,
-      teams ? el("span", { class: `badge fd-team-badge fd-team-badge-${teams[s]}`, text: `team ${teams[s] + 1}` }) : null,
-      view.tactics && view.tactics[s] ? el("span", { class: "badge", title: say("fd.ability_long.tactics"), text: "Tactics" }) : null,
-      toAct ? el("span", { class: "badge badge-ok", text: "to act" }) : null,
-      el("span", { class: "fd-score", dataset: { testid: `fd-score-${s}` }, title: "prisoners + survivors", text: `${view.scores[s]} pt` })),
-    el("div", { class: "fd-army" }, ...(cards.length ? cards : [el("p", { class: "muted small", text: "No units left." })])),
+      s === seat ? el("span", { class: "badge badge-you", text: say("fd.seat.you") }) : null,
+      teams ? el("span", { class: `badge fd-team-badge fd-team-badge-${teams[s]}`, text: say("fd.team", { team: teams[s] + 1 }) }) : null,
+      view.tactics && view.tactics[s] ? el("span", { class: "badge", title: say("fd.ability_long.tactics"), text: say("fd.ability.tactics") }) : null,
+      toAct ? el("span", { class: "badge badge-ok", text: say("fd.seat.to_act") }) : null,
+      el("span", { class: "fd-score", dataset: { testid: `fd-score-${s}` }, title: say("fd.seat.score_title"), text: say("fd.points", { count: view.scores[s] }) })),
+    el("div", { class: "fd-army" }, ...(cards.length ? cards : [el("p", { class: "muted small", text: say("fd.seat.no_units") })])),
     el("details", { class: "fd-prison", dataset: { count: prison.length } },
-      el("summary", { text: `Prison: ${prison.length}` }),
-      prison.length ? el("ul", { class: "fd-prison-list" }, ...prison.map((id) => el("li", { text: unitName(id) })))
-        : el("p", { class: "muted small", text: "empty" })));
+      el("summary", { text: say("fd.seat.prison", { count: prison.length }) }),
+      prison.length ? el("ul", { class: "fd-prison-list" }, ...prison.map((id) => el("li", { lang: "sk", title: unitNameWithTranslation(id), text: unitName(id) })))
+        : el("p", { class: "muted small", text: say("fd.seat.prison_empty") })));
 }
 
 // ------------------------------------------------------------------ render
@@ -353,13 +371,13 @@ export function render(root, snapshot, client) {
   const actions = over ? null : actionButtons(snapshot, view, client, nm);
   if (actions) parts.push(actions);
   const info = el("div", { class: "fd-info" },
-    el("span", { class: "fd-deck", id: "fd-deck", dataset: { count: view.deck_count }, text: `Deck: ${view.deck_count}` }),
-    view.round ? el("span", { text: `Round ${view.round}` }) : null,
-    view.first >= 0 ? el("span", { class: "muted", text: `${nm(view.first)} begins each round` }) : null,
-    view.quiet_rounds ? el("span", { class: "muted", text: `quiet rounds: ${view.quiet_rounds}` }) : null);
+    el("span", { class: "fd-deck", id: "fd-deck", dataset: { count: view.deck_count }, text: say("fd.info.deck", { count: view.deck_count }) }),
+    view.round ? el("span", { text: say("fd.info.round", { round: view.round }) }) : null,
+    view.first >= 0 ? el("span", { class: "muted", text: say("fd.info.first", { who: nm(view.first) }) }) : null,
+    view.quiet_rounds ? el("span", { class: "muted", text: say("fd.info.quiet_rounds", { count: view.quiet_rounds }) }) : null);
   if (teams) {
     info.append(el("span", { class: "fd-team-scores", id: "fd-team-scores" },
-      ...(view.team_scores || []).map((score, t) => el("span", { class: `badge fd-team-badge fd-team-badge-${t}`, text: `team ${t + 1}: ${score}` }))));
+      ...(view.team_scores || []).map((score, t) => el("span", { class: `badge fd-team-badge fd-team-badge-${t}`, text: say("fd.info.team_score", { team: t + 1, score }) }))));
   }
   parts.push(info);
   const last = lastAttackPanel(view, nm);
@@ -377,12 +395,12 @@ function waitingForPlayers(snapshot, nm, client) {
   const cancel = cancelButton(client, snapshot);
   const seats = snapshot.seats || [];
   return el("div", { class: "fd fd-waiting", id: "waiting-for-players" },
-    el("h2", { text: "Waiting for players to join…" }),
+    el("h2", { text: say("fd.waiting.title") }),
     joinButton(snapshot, client),
-    el("p", { text: `${seats.filter((s) => s.user || s.bot).length} of ${seats.length} seats taken. The match starts when every seat is held.` }),
-    el("p", { class: "muted", text: `Players so far: ${seats.filter((s) => s.user || s.bot).map((s) => nm(s.seat)).join(", ") || "none"}` }),
+    el("p", { text: say("fd.waiting.seats", { taken: seats.filter((s) => s.user || s.bot).length, count: seats.length }) }),
+    el("p", { class: "muted", text: say("fd.waiting.players", { names: seats.filter((s) => s.user || s.bot).map((s) => nm(s.seat)).join(", ") || say("fd.waiting.nobody") }) }),
     cancel ? el("p", { class: "waiting-cancel" }, cancel,
-      el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
+      el("span", { class: "muted small", text: expiry ? ` ${say("fd.waiting.expiry", { time: formatDuration(expiry) })}` : "" })) : null);
 }
 
 // ------------------------------------------------------------------ the log
@@ -438,7 +456,8 @@ export function describeEvent(ev, entry, client) {
     case "game_over": {
       const results = ev.results || [];
       const winners = results.map((r, s) => (r !== "loss" ? nm(s) : null)).filter(Boolean);
-      return say("fd.ev.game_over", { winners: `${winners.join(", ")} ${results.includes("win") ? "wins" : "draw"}` });
+      const key = results.includes("win") ? "fd.ev.game_over.win" : "fd.ev.game_over.draw";
+      return say(key, { winners: winners.join(", "), count: winners.length });
     }
     default:
       return knows(`fd.ev.${ev.kind}`) ? say(`fd.ev.${ev.kind}`, p, null) : null;
