@@ -91,4 +91,7 @@ async def tournament_page(
     except DomainError:
         return not_found(request, user, request_language(request, user).gettext(N_("There is no such tournament.")))
     words = option_words(page["game"], page["options"], request_language(request, user))
-    return render_page(request, "tournament.html", user, title=page["name"], t=page, option_words=words)
+    # base.html translates the title with Jinja's gettext, which fills placeholders: a "%" of the
+    # organiser's name for the tournament is doubled so that it shows as itself
+    title = page["name"].replace("%", "%%")
+    return render_page(request, "tournament.html", user, title=title, t=page, option_words=words)

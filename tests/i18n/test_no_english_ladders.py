@@ -145,7 +145,7 @@ def world(client) -> dict[str, Any]:
     finished_id = _tournament(client, zora, "round_robin", [vera, oleg, ilona], "Zimní turnaj", start=True)
     while client.get(f"/api/tournaments/{finished_id}").json()["status"] != "finished":
         _play_round(client, finished_id, heads)
-    knockout_id = _tournament(client, marek, "knockout", [ilona, oleg, marek], "Vyřazovačka", start=True)
+    knockout_id = _tournament(client, marek, "knockout", [ilona, oleg, marek], "Vyřazovačka na 100%", start=True)
     while client.get(f"/api/tournaments/{knockout_id}").json()["status"] != "finished":
         _play_round(client, knockout_id, heads)
     cancelled_id = _tournament(client, marek, "double_round_robin", [ilona], "Nikdo nepřišel", start=True)
