@@ -12,47 +12,80 @@ same data as their JSON twins under ``/api``), with the rating-history chart dra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any
 
+from babel.dates import format_date
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from app.errors import DomainError
+from app.i18n.jinja import ENGLISH, N_, Language
 from app.points.reads import player_points
 from app.ratings import reads
 from app.ratings.pools import POOL_MAX, all_pools
 from app.users.deps import OptionalUser, SessionDep
 from app.users.models import NAME_MAX
 from app.web.games import game_title
-from app.web.pages import not_found, render_page, templates
+from app.web.pages import not_found, render_page, request_language, templates
 
 router = APIRouter(include_in_schema=False)
 
 #: the size of a rating-history chart, in SVG user units (the page scales it to its width)
 CHART_W, CHART_H, CHART_PAD = 600, 180, 24
-_VARIANTS = {"quest": "Quest", "victory": "Victory"}
+#: Stratego Junior's variants: their own names, with the page language's words beside them
+_VARIANTS = {"quest": N_("Quest"), "victory": N_("Victory")}
 
 
-def pool_title(pool: dict[str, Any]) -> str:
-    """``"Stratego Junior · Quest"``, ``"Scratch Wars · level 2"``, ``"Battle Runes"`` from
-    :func:`app.ratings.reads.pool_json`."""
-    title = game_title(pool["game"])
-    part = pool.get("part") or {}
+def part_name(part: Mapping[str, Any], language: Language = ENGLISH) -> str | None:
+    """The part of a game a pool covers, in ``language``: ``"Quest"`` (a variant keeps its own
+    name, with the language's word beside it: ``"Quest (Výprava)"``), ``"level 2"`` (``"úroveň
+    2"``); ``None`` for a whole game."""
     if "variant" in part:
-        return f"{title} · {_VARIANTS.get(part['variant'], part['variant'])}"
+        name = _VARIANTS.get(part["variant"], str(part["variant"]))
+        words = language.gettext(name)
+        return name if words == name else f"{name} ({words})"
     if "level" in part:
-        return f"{title} · level {part['level']}"
-    return title
+        return language.gettext(N_("level %(level)s")) % {"level": part["level"]}
+    return None
 
 
-def day(iso: str | None) -> str:
-    """An ISO 8601 time as ``2026-11-30`` (UTC); empty for none."""
-    return datetime.fromisoformat(iso).strftime("%Y-%m-%d") if iso else ""
+def pool_title(pool: dict[str, Any], language: Language = ENGLISH) -> str:
+    """``"Stratego Junior · Quest"``, ``"Scratch Wars · level 2"`` (``"úroveň 2"`` in Czech),
+    ``"Battle Runes"`` from :func:`app.ratings.reads.pool_json`, in ``language``."""
+    title = game_title(pool["game"])
+    part = part_name(pool.get("part") or {}, language)
+    return f"{title} · {part}" if part else title
 
 
-templates.env.filters["pool_title"] = pool_title
-templates.env.filters["day"] = day
+def _context_language(context: Context) -> Language:
+    lang = context.get("i18n")
+    return lang if isinstance(lang, Language) else ENGLISH
+
+
+def day(iso: str | None, language: Language = ENGLISH) -> str:
+    """An ISO 8601 time as its day in ``language`` (CLDR's medium date, UTC): ``Nov 30, 2026``,
+    ``30. 11. 2026``; empty for none."""
+    if not iso:
+        return ""
+    return str(format_date(datetime.fromisoformat(iso), format="medium", locale=language.code))
+
+
+@pass_context
+def _pool_title_filter(context: Context, pool: dict[str, Any]) -> str:
+    return pool_title(pool, _context_language(context))
+
+
+@pass_context
+def _day_filter(context: Context, iso: str | None) -> str:
+    return day(iso, _context_language(context))
+
+
+templates.env.filters["pool_title"] = _pool_title_filter
+templates.env.filters["day"] = _day_filter
 
 
 def chart(history: list[dict[str, Any]]) -> dict[str, Any]:
@@ -86,6 +119,12 @@ def chart(history: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _no_ladder(request: Request, user: Any, pool: str) -> HTMLResponse:
+    """The 404 page: no such pool (its message in the page's language)."""
+    message = request_language(request, user).gettext(N_("There is no ladder %(pool)s.")) % {"pool": repr(pool)}
+    return not_found(request, user, message)
+
+
 def _now(request: Request) -> Any:
     return request.app.state.matches.clock.now()
 
@@ -94,7 +133,7 @@ def _now(request: Request) -> Any:
 async def ladders_page(request: Request, user: OptionalUser) -> HTMLResponse:
     """Every rating pool."""
     pools = [reads.pool_json(p) for p in all_pools()]
-    return render_page(request, "ladders.html", user, title="Ladders", pools=pools)
+    return render_page(request, "ladders.html", user, title=N_("Ladders"), pools=pools)
 
 
 @router.get("/ladders/{pool}", response_class=HTMLResponse)
@@ -111,8 +150,10 @@ async def ladder_page(
         viewer = user.id if user else None
         data = await reads.ladder(session, pool, page, viewer, _now(request), find_viewer=find_me)
     except DomainError:
-        return not_found(request, user, f"There is no ladder {pool!r}.")
-    return render_page(request, "ladder.html", user, title=f"{pool_title(data['pool'])} ladder", ladder=data)
+        return _no_ladder(request, user, pool)
+    lang = request_language(request, user)
+    title = lang.gettext(N_("%(pool)s ladder")) % {"pool": pool_title(data["pool"], lang)}
+    return render_page(request, "ladder.html", user, title=title, ladder=data)
 
 
 @router.get("/ladders/{pool}/season", response_class=HTMLResponse)
@@ -131,8 +172,12 @@ async def season_page(
         viewer = user.id if user else None
         data = await reads.season_standings(session, pool, season, page, viewer, _now(request), find_viewer=find_me)
     except DomainError:
-        return not_found(request, user, f"There is no ladder {pool!r}.")
-    title = f"{pool_title(data['pool'])} season {data['season']}"
+        return _no_ladder(request, user, pool)
+    lang = request_language(request, user)
+    title = lang.gettext(N_("%(pool)s: season %(season)s")) % {
+        "pool": pool_title(data["pool"], lang),
+        "season": data["season"],
+    }
     return render_page(request, "ladder_season.html", user, title=title, standings=data)
 
 
@@ -144,7 +189,8 @@ async def profile_page(
     try:
         data = await reads.profile(session, name, user.id if user else None, _now(request))
     except DomainError:
-        return not_found(request, user, f"There is no player {name!r}.")
+        message = request_language(request, user).gettext(N_("There is no player %(name)s.")) % {"name": repr(name)}
+        return not_found(request, user, message)
     charts = {r["pool"]["key"]: chart(r["history"]) for r in data["ratings"]}
     points = await player_points(session, name)  # rank, balance, ledger, rewards (templates/_points.html)
     return render_page(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from app.i18n.jinja import N_
 from app.rewards.models import RewardKind
 from app.rewards.service import catalogue
 from app.users.deps import OptionalUser, SessionDep
@@ -31,5 +32,5 @@ async def rewards_page(request: Request, session: SessionDep, user: OptionalUser
     admin = bool(user and user.is_admin)
     data = await catalogue(session, user.id if user else None, everything=admin)
     return render_page(
-        request, "rewards.html", user, title="Rewards", shop=data, kinds=[k.value for k in RewardKind], admin=admin
+        request, "rewards.html", user, title=N_("Rewards"), shop=data, kinds=[k.value for k in RewardKind], admin=admin
     )

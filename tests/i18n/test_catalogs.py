@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "fd.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "fd.", "tournament.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -42,7 +42,6 @@ PENDING = (
     "rematch.",
     "spectators.",
     "aborted.",
-    "tournament.",
     "clan.",
     "br.",
     "tb.",
