@@ -35,10 +35,11 @@ PROPER = {
     "flag",
 }
 #: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
-#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
+#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now"; "start", Czech: Treasure
+#: Beasts' nearest zone, the rulebook's "Старт")
 NATIVE = {
     "hu": {"most", "online"},
-    "cs": {"online", "limit", "run"},
+    "cs": {"online", "limit", "run", "start"},
     "sk": {"online", "limit"},
     "uk": set(),
     "ru": set(),
