@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "tb.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -46,11 +46,18 @@ PENDING = (
     "clan.",
     "br.",
     "fd.",
-    "tb.",
 )
 #: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
 #: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's)
-SAME_AS_ENGLISH = {"cs": {"rank.lord"}, "sk": {"rank.lord"}, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
+#: ... and Treasure Beasts' treasure count, a symbol and a number ("◆ 6"), and its nearest zone, in
+#: Czech "Start" as in the game's rulebook ("Старт")
+SAME_AS_ENGLISH = {
+    "cs": {"rank.lord", "tb.treasures", "tb.zone.start"},
+    "sk": {"rank.lord", "tb.treasures"},
+    "hu": {"rank.lord", "tb.treasures"},
+    "uk": {"tb.treasures"},
+    "ru": {"tb.treasures"},
+}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
