@@ -21,13 +21,14 @@ from tests.i18n.walk import english_in_text
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LONG = 60000  # a wait ends as soon as its state is there; the machine is shared and slow
-#: what the log says when the match starts, and the result's headline after resigning
+#: what the log says when the match starts, the result's headline after resigning, and the log
+#: of a strike
 WORDS = {
-    "cs": ("Tvůj balíček:", "Prohrál(a) jsi."),
-    "sk": ("Tvoj balíček:", "Prehral(a) si."),
-    "uk": ("Твоя пачка:", "Ти програв(-ла)."),
-    "ru": ("Твоя пачка:", "Ты проиграл(а)."),
-    "hu": ("A csomagod:", "Vesztettél."),
+    "cs": ("Tvůj balíček:", "Prohrál(a) jsi.", "Úder:"),
+    "sk": ("Tvoj balíček:", "Prehral(a) si.", "Úder:"),
+    "uk": ("Твоя пачка:", "Ти програв(-ла).", "Удар:"),
+    "ru": ("Твоя пачка:", "Ты проиграл(а).", "Удар:"),
+    "hu": ("A csomagod:", "Vesztettél.", "Csapás:"),
 }
 
 
@@ -53,6 +54,15 @@ BOARD_JS = """(frame) => {
     }
   }
   return parts;
+}"""
+
+
+#: clicks on the player's turns looking for an attack to build (each turn is two action points)
+TURN_STEPS = 14
+#: the page has the server's answer: the player's turn (or the end), no move in flight
+SETTLED_JS = """() => {
+  const status = document.querySelector('#tb-status');
+  return status && ['yours', 'over'].includes(status.dataset.state) && !window.matchClient.pending;
 }"""
 
 
@@ -132,16 +142,40 @@ def test_a_treasure_beasts_match_has_no_english_in_any_phase(new_page, locale):
     expect(page.locator("#tb-hand")).to_be_visible(timeout=LONG)
     expect(page.locator('#tb-status[data-state="yours"]')).to_be_visible(timeout=LONG)
     no_english(page, locale, name, "the table, the player's turn")
-    deploy = page.locator("#tb-hand button.tb-act-deploy")
-    if deploy.count():
-        deploy.first.click(timeout=LONG)
-        expect(page.locator("#tb-seat-0 .tb-creature").first).to_be_visible(timeout=LONG)
-    target = page.locator("#tb-actions button.tb-act-target")
-    if target.count():  # an attack being built: the target, the attackers, the strike
-        target.first.click(timeout=LONG)
-        expect(page.locator("#tb-attack")).to_be_visible(timeout=LONG)
-    expect(page.locator("#tb-status")).not_to_have_attribute("data-state", "sending", timeout=LONG)
-    no_english(page, locale, name, "the table after a move")
+    # a few turns (the computer plays in between) until an attack can be built: deploy, move to
+    # the Center, discard down to 6; the attack panel, then its strike and the log of the fight
+    for _turn_step in range(TURN_STEPS):
+        page.wait_for_function(SETTLED_JS, timeout=LONG)
+        if page.locator("#tb-status").get_attribute("data-state") == "over":
+            break
+        target = page.locator("#tb-actions button.tb-act-target")
+        if target.count():
+            target.first.click(timeout=LONG)
+            expect(page.locator("#tb-attack")).to_be_visible(timeout=LONG)
+            page.wait_for_function(SETTLED_JS, timeout=LONG)
+            join = page.locator("#tb-actions button.tb-act-join")
+            if join.count():
+                join.first.click(timeout=LONG)
+                page.wait_for_function(SETTLED_JS, timeout=LONG)
+            no_english(page, locale, name, "an attack being built")
+            strike = page.locator("#tb-actions button.tb-act-strike")
+            if strike.count():
+                strike.first.click(timeout=LONG)
+                expect(page.locator("#log")).to_contain_text(WORDS[locale][2], timeout=LONG)
+            break
+        for selector in (
+            "#tb-hand button.tb-act-discard",
+            '#tb-actions button.tb-act-move[data-action*="center"]',
+            "#tb-hand button.tb-act-deploy",
+            "#tb-actions button.tb-act-take",
+            "#tb-actions button.tb-act-pass",
+        ):
+            button = page.locator(selector)
+            if button.count():
+                button.first.click(timeout=LONG)
+                break
+    page.wait_for_function(SETTLED_JS, timeout=LONG)
+    no_english(page, locale, name, "the table after a few turns")
 
     # resigning: the result, the ranking with the treasures, the log
     page.once("dialog", lambda dialog: dialog.accept())
