@@ -43,7 +43,8 @@ def test_rules_page_lists_every_card_of_the_catalog(client):
         assert card["name"] in block and f'title="strength">{card["strength"]}<' in block, card["id"]
         lines = card_lines(card)
         for line in lines:
-            assert line in block, (card["id"], line)
+            label = line["label"] % line["params"] if line["params"] else line["label"]
+            assert f"{label}: {line['text']}" in block, (card["id"], line)
         assert len(lines) == len(card.get("personal_abilities", ())) + sum(
             k in card for k in ("group_ability", "alternative_use", "attach_option")
         )
@@ -69,7 +70,8 @@ def test_match_and_replay_pages_load_the_module_stylesheet_and_cards(client):
         assert f'<link rel="stylesheet" href="{CSS}">' in r.text, path
         data = page_json(r.text, "game-data")
         assert data["id"] == GAME and len(data["catalog"]["cards"]) >= 40
-        assert data["labels"]["meadow_grazer"] == "Meadow Grazer"
+        assert data["labels"]["meadow_grazer"] == "Лучний травоїд"  # the card's own (Ukrainian) name
+        assert data["catalog"]["cards"][0]["names"]["en"] == "Meadow Grazer"
         assert len(data["labels"]) == len(data["catalog"]["cards"])
     assert client.get(MODULE).status_code == 200 and client.get(CSS).status_code == 200
 
@@ -157,5 +159,5 @@ def test_every_event_code_of_the_engine_has_words():
         "export function describeInput",
     ):
         assert name in js
-    assert "Meadow Grazer" not in js and "meadow_grazer" not in js  # no copy of the card set
+    assert "Meadow Grazer" not in js and "Лучний" not in js and "meadow_grazer" not in js  # no copy of the card set
     assert (ROOT / "static" / "css" / "treasure_beasts.css").read_text().count("@media") >= 2

@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "fd.", "tournament.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "fd.", "tournament.", "tb.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -44,17 +44,18 @@ PENDING = (
     "aborted.",
     "clan.",
     "br.",
-    "tb.",
 )
-#: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
-#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's);
-#: Fantasy súboj's units "Paladin" (Czech, Hungarian) and "Zombie" (Czech; the Slovak original)
+#: translations spelled as in English on purpose, per language: loanwords the gettext catalogs use
+#: too (the rank badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so
+#: does the browser's); Fantasy súboj's units "Paladin" (Czech, Hungarian) and "Zombie" (Czech; the
+#: Slovak original); Treasure Beasts' treasure count, a symbol and a number ("◆ 6"), and its nearest
+#: zone, in Czech "Start" as in the game's rulebook ("Старт")
 SAME_AS_ENGLISH = {
-    "cs": {"rank.lord", "fd.unit.paladin", "fd.unit.zombie"},
-    "sk": {"rank.lord", "fd.unit.zombie"},
-    "hu": {"rank.lord", "fd.unit.paladin"},
-    "uk": set(),
-    "ru": set(),
+    "cs": {"rank.lord", "fd.unit.paladin", "fd.unit.zombie", "tb.treasures", "tb.zone.start"},
+    "sk": {"rank.lord", "fd.unit.zombie", "tb.treasures"},
+    "hu": {"rank.lord", "fd.unit.paladin", "tb.treasures"},
+    "uk": {"tb.treasures"},
+    "ru": {"tb.treasures"},
 }
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -38,10 +38,11 @@ PROPER = {
     "zombie",
 }
 #: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
-#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
+#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now"; "start", Czech: Treasure
+#: Beasts' nearest zone, the rulebook's "Старт")
 NATIVE = {
     "hu": {"most", "online", "paladin"},
-    "cs": {"online", "limit", "run", "paladin"},
+    "cs": {"online", "limit", "run", "paladin", "start"},
     "sk": {"online", "limit", "bonus"},
     "uk": set(),
     "ru": set(),

@@ -247,7 +247,10 @@ class Card(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    #: the card's own name, in the game's original language (Ukrainian, like its rulebook)
     name: str = Field(min_length=1)
+    #: the name's translations beside it, by language code (``{"en": ..., "cs": ...}``, docs/i18n.md)
+    names: dict[str, str] = Field(default_factory=dict)
     group: Group
     strength: int = Field(ge=0, le=9)
     start_position: Zone
@@ -421,6 +424,6 @@ def set_problems(book: CardBook) -> list[str]:
 
 def catalog_entries(book: CardBook) -> list[dict[str, Any]]:
     """The card faces for pages and clients, in catalog order: each card as its schema's JSON
-    (``{"id", "name", "group", "strength", "start_position", "properties", "group_ability",
+    (``{"id", "name", "names", "group", "strength", "start_position", "properties", "group_ability",
     "personal_abilities", "alternative_use", "attach_option", "copies", "flavour"}``)."""
     return [c.model_dump(mode="json", exclude_none=True) for c in book.card_set.cards]

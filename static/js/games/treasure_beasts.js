@@ -9,11 +9,13 @@
 //
 // Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
 // describeEvent(event, entry, client), describeInput(entry, client). Every word comes from
-// static/js/messages.js ("tb.*"); card names come from the catalog (game-data).
+// static/js/messages.js ("tb.*"); card names come from the catalog (game-data): each card keeps
+// its own Ukrainian name (the game's language) and shows the page's translation beside it, in
+// its tooltip (catalog `names`, docs/i18n.md).
 
 import { el, loadGameData } from "/static/js/api.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton, resignedLines } from "/static/js/match_client.js";
-import { knows, say } from "/static/js/messages.js";
+import { knows, pageLocale, say } from "/static/js/messages.js";
 
 let byId = {}; // card id -> catalog card
 let labels = {}; // card id -> name (app/web/games/treasure_beasts.py)
@@ -38,6 +40,13 @@ function cardName(id) {
   return labels[id] || (byId[id] && byId[id].name) || id || "?";
 }
 
+/** The card's name in the page's language, shown beside its own (Ukrainian) name; "" in Ukrainian. */
+export function cardTranslation(id) {
+  const lang = pageLocale();
+  const names = (byId[id] && byId[id].names) || {};
+  return lang === "uk" ? "" : names[lang] || names.en || "";
+}
+
 function creatureName(uid) {
   const card = uidCard[uid];
   return card ? cardName(card) : say("tb.creature", { uid });
@@ -57,13 +66,13 @@ function groupName(g) {
 
 /** seat -> display name; two seats of the same name (two computers) also say their seat number. */
 function namer(client, seats = null) {
-  const base = (seat) => (client && client.seatName ? client.seatName(seat) : `Seat ${seat + 1}`);
+  const base = (seat) => (client && client.seatName ? client.seatName(seat) : say("tb.seat", { n: seat + 1 }));
   const list = seats || (client && client.snapshot && client.snapshot.seats) || [];
   const counts = {};
   for (const s of list) counts[base(s.seat)] = (counts[base(s.seat)] || 0) + 1;
   return (seat) => {
     const name = base(seat);
-    return counts[name] > 1 ? `${name} · seat ${seat + 1}` : name;
+    return counts[name] > 1 ? say("tb.name_seat", { name, n: seat + 1 }) : name;
   };
 }
 
@@ -87,6 +96,7 @@ function targetWords(e, card, scope) {
 export function effectText(e, card, scope = "own") {
   const p = {
     amount: e.amount,
+    count: e.amount,
     signed: e.amount > 0 ? `+${e.amount}` : String(e.amount),
     target: targetWords(e, card, scope),
     property: e.property ? propName(e.property) : "",
@@ -132,7 +142,7 @@ function cardBody(card, { strength = null, props = null } = {}) {
   const lines = cardLines(card);
   return [
     el("div", { class: "tb-card-head" },
-      el("span", { class: "tb-card-name", text: cardName(card.id) }),
+      el("span", { class: "tb-card-name", lang: "uk", title: cardTranslation(card.id) || undefined, text: cardName(card.id) }),
       el("span", { class: `tb-strength${strengthCls}`, title: say("tb.strength"), dataset: { strength: now }, text: String(now) })),
     el("div", { class: "tb-card-meta", text: `${groupName(card.group)} · ${zoneName(card.start_position)}` }),
     shown.length ? el("div", { class: "tb-chips" }, ...shown.map((p) => el("span", { class: `tb-chip tb-chip-${p}`, dataset: { prop: p }, text: propName(p) }))) : null,
