@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "br.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -44,13 +44,19 @@ PENDING = (
     "aborted.",
     "tournament.",
     "clan.",
-    "br.",
     "fd.",
     "tb.",
 )
 #: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
 #: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's)
-SAME_AS_ENGLISH = {"cs": {"rank.lord"}, "sk": {"rank.lord"}, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
+#: and Battle Runes' step line "+{base} {what}, +{bonus} {bonus_what} ({condition})", signs and placeholders only
+SAME_AS_ENGLISH = {
+    "cs": {"rank.lord", "br.step.points"},
+    "sk": {"rank.lord", "br.step.points"},
+    "hu": {"rank.lord", "br.step.points"},
+    "uk": {"br.step.points"},
+    "ru": {"br.step.points"},
+}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
