@@ -1,5 +1,6 @@
 """Issue 15 on the Battle Runes board: a player whose site speaks Czech, Slovak, Ukrainian, Russian or
-Hungarian plays the computer, and at every step (picking runes, a 4th rune refused, the reveal with
+Hungarian opens a match for a person (the waiting panel), then plays the computer, and at every
+step (picking runes, a 4th rune refused, the reveal with
 its step-by-step table, the history and the log, the result after resigning) the page shows no
 English word outside proper names (``english_on_page``). The runes keep their original Russian
 names on the cards, with the page's language's name in the card's title.
@@ -31,16 +32,17 @@ EXPECTED = {
     "hu": {"pick": "válassz ki 3", "count": "1 / 3 kiválasztva", "revealed": "1. kör felfedve", "lose": "Vesztettél."},
 }
 #: the board's own parts: the game's root (status, scores, hands, reveal, history, result) and the
-#: log, without the rematch offer that match_rematch.js places under the result
+#: log, without what other scripts draw there: the rematch offer match_rematch.js places under the
+#: result, and match_client.js's cancel button with its duration ("1 hour") in the waiting panel
 _BOARD_JS = """() => {
+  const others = [...document.querySelectorAll('#rematch-panel, #waiting-for-players .waiting-cancel')];
   const parts = [];
-  const offer = document.getElementById('rematch-panel');
   for (const root of document.querySelectorAll('#game-root, #log')) {
     let text = root.innerText;
-    if (offer && root.contains(offer)) text = text.replace(offer.innerText, ' ');
+    for (const other of others) if (root.contains(other)) text = text.replace(other.innerText, ' ');
     parts.push(text);
     for (const el of root.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
-      if (offer && offer.contains(el)) continue;
+      if (others.some((other) => other.contains(el))) continue;
       for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
         const v = el.getAttribute(a);
         if (v) parts.push(v);
@@ -52,8 +54,7 @@ _BOARD_JS = """() => {
 
 
 def board_english(page: Page, locale: str, *names: str) -> dict[str, str]:
-    """The English words of the board and the log only (the part this game draws; the rematch offer
-    under the result is match_rematch.js's)."""
+    """The English words of the board and the log only (the part this game draws)."""
     return english_in_text(page.evaluate(_BOARD_JS), locale, *names)
 
 
@@ -79,10 +80,19 @@ def test_a_match_against_the_computer_speaks_the_players_language(new_page, loca
     assert r.ok, r.text()
     page.goto("/lobby")
     expect(page.locator("html")).to_have_attribute("lang", locale)
+    words = EXPECTED[locale]
+
+    # waiting for a person to join: the invitation, the link, this match's scores
+    create_match(page, turn_seconds=120, options={"win_score": 40})
+    expect(page.locator("#waiting-for-players")).to_be_visible(timeout=LONG)
+    expect(page.locator("#match-rules")).to_contain_text("40")
+    # the match's address to share is shown as it is ("…/matches/7")
+    no_english(page, locale, "waiting for an opponent", me, page.url)
+
+    page.goto("/lobby")
     level = page.locator("#create-level option").first.get_attribute("value")
     create_match(page, computer=level, turn_seconds=120)
     expect(page.locator("html")).to_have_attribute("lang", locale)
-    words = EXPECTED[locale]
 
     # picking: both hands, the status line, the empty reveal and history
     cards = page.locator(".br-mine .rune.selectable")
