@@ -30,7 +30,21 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "fd.", "tournament.", "tb.")
+DONE = (
+    "error.",
+    "form.",
+    "log.",
+    "reason.",
+    "lobby.",
+    "sw.",
+    "rank.",
+    "result.",
+    "reward.",
+    "fd.",
+    "tournament.",
+    "tb.",
+    "br.",
+)
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -43,20 +57,24 @@ PENDING = (
     "spectators.",
     "aborted.",
     "clan.",
-    "br.",
 )
-#: translations spelled as in English on purpose, per language: loanwords the gettext catalogs use
-#: too (the rank badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so
-#: does the browser's); Fantasy súboj's units "Paladin" (Czech, Hungarian) and "Zombie" (Czech; the
-#: Slovak original); Treasure Beasts' treasure count, a symbol and a number ("◆ 6"), and its nearest
-#: zone, in Czech "Start" as in the game's rulebook ("Старт")
-SAME_AS_ENGLISH = {
-    "cs": {"rank.lord", "fd.unit.paladin", "fd.unit.zombie", "tb.treasures", "tb.zone.start"},
-    "sk": {"rank.lord", "fd.unit.zombie", "tb.treasures"},
-    "hu": {"rank.lord", "fd.unit.paladin", "tb.treasures"},
-    "uk": {"tb.treasures"},
-    "ru": {"tb.treasures"},
+#: translations spelled as in English on purpose: each key with the languages where it is
+ALL = {"cs", "sk", "uk", "ru", "hu"}
+_SAME_AS_ENGLISH = {
+    # a loanword the gettext catalogs use too: the rank badge says "Lord" (templates/_rank.html)
+    "rank.lord": {"cs", "sk", "hu"},
+    # Fantasy súboj's units: "Paladin" (Czech, Hungarian), "Zombie" (Czech; the Slovak original)
+    "fd.unit.paladin": {"cs", "hu"},
+    "fd.unit.zombie": {"cs", "sk"},
+    # Treasure Beasts' treasure count, a symbol and a number ("◆ 6"); its nearest zone, in Czech
+    # "Start" as in the game's rulebook ("Старт")
+    "tb.treasures": ALL,
+    "tb.zone.start": {"cs"},
+    # Battle Runes' step line "+{base} {what}, +{bonus} {bonus_what} ({condition})": signs and
+    # placeholders only
+    "br.step.points": ALL,
 }
+SAME_AS_ENGLISH = {loc: {k for k, langs in _SAME_AS_ENGLISH.items() if loc in langs} for loc in sorted(ALL)}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

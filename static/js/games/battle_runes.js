@@ -9,30 +9,22 @@ import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { knows, say } from "/static/js/messages.js";
 
+// Every word a player reads comes from static/js/messages.js (`br.*`, in the page's language). A
+// rune keeps its original Russian name (`name_ru` of the catalog) on its card; the page's language's
+// name (`br.rune.<id>`) is beside it in the card's title, with its rule text (`br.text.<id>`).
 const PICK = 3;
-const KIND_LABEL = { build: "Construction", destroy: "Destruction", modifier: "Modifier" };
-/** What the number in a rune's corner means: when it applies in the turn. */
-const ORDER_TEXT = {
-  1: "construction", 2: "destruction", 3: "doubles", 4: "differences", 5: "own/opponent swaps", 6: "other swaps",
-};
-export const ORDER_LEGEND = "The corner number is when the rune applies: 1 construction, 2 destruction, "
-  + "3 doubles, 4 differences, 5 own/opponent swaps, 6 other swaps. Fire, Water and Zero have none.";
+
+/** The legend of the number in a rune's corner: when it applies in the turn. */
+export function orderLegend() {
+  return say("br.order.legend");
+}
 
 /** The tooltip of a rune's corner number. */
 export function orderTitle(order) {
-  return `Applies ${["", "1st", "2nd", "3rd", "4th", "5th", "6th"][order] || `at ${order}`} in the turn (${ORDER_TEXT[order] || "modifier"}). `
-    + "Order: 1 construction, 2 destruction, 3 doubles, 4 differences, 5 own/opponent swaps, 6 other swaps.";
+  return say("br.order.title", { order, what: say(`br.order.${order}`, {}, say("br.kind.modifier")) });
 }
 
-const REASONS = {
-  score_50: "reached the winning score",
-  score_0: "brought the opponent down to 0",
-  both_50: "both reached the winning score",
-  both_0: "both dropped to 0",
-  turn_cap: "the turn limit was reached",
-};
-
-let catalog = null; // id -> {id, name, kind, order, text}
+let catalog = null; // id -> {id, name, name_ru, kind, order, text}
 let faces = {}; // id -> face ("S1+5", "×2 S"), derived on the server (app/web/games/battle_runes.py)
 const uiState = new WeakMap(); // root -> {selected: [], turn, lastShownTurn, hint}
 
@@ -57,9 +49,33 @@ function rune(id) {
   return { id, name: id, kind, order: null, text: "" };
 }
 
-/** Short face label ("S1+5", "R1+S", "×2 S", "Fire"), as the server derives it; the id if unknown. */
+/** A rune's original (Russian) name, as printed on its card. */
+function originalName(r) {
+  return r.name_ru || r.name;
+}
+
+/** A rune's name in the page's language (the catalog's English name if the words lack it). */
+function localName(r) {
+  return say(`br.rune.${r.id}`, {}, r.name);
+}
+
+/** A rune's rule text in the page's language. */
+function localText(r) {
+  return r.text ? say(`br.text.${r.id}`, {}, r.text) : "";
+}
+
+/** A card's tooltip: the original name, the page's language's name beside it, and the rule. */
+function runeTitle(r) {
+  const local = localName(r);
+  const name = local && local !== originalName(r) ? `${originalName(r)} (${local})` : originalName(r);
+  const text = localText(r);
+  return text ? `${name}: ${text}` : name;
+}
+
+/** Short face label ("S1+5", "R1+S", "×2 S", "Fire"), as the server derives it, in the page's
+ * language where it has words (`br.face.<id>`); the id if unknown. */
 export function shortLabel(id) {
-  return faces[id] || id;
+  return say(`br.face.${id}`, {}, faces[id] || id);
 }
 
 /** The words of one resolution step: the engine's {code, params} through static/js/messages.js
@@ -84,7 +100,7 @@ function sameSet(a, b) {
 }
 
 function names(snapshot, client) {
-  const name = (seat) => (client && client.seatName ? client.seatName(seat) : `Player ${seat + 1}`);
+  const name = (seat) => (client && client.seatName ? client.seatName(seat) : say("br.player", { n: seat + 1 }));
   return [name(0), name(1)];
 }
 
@@ -150,7 +166,7 @@ export function runeCard(id, opts = {}) {
   const attrs = {
     class: cls.join(" "),
     dataset: { rune: id, kind: r.kind },
-    title: `${r.name}: ${r.text}`,
+    title: runeTitle(r),
   };
   if (opts.selectable) {
     attrs.type = "button";
@@ -160,12 +176,12 @@ export function runeCard(id, opts = {}) {
   }
   const children = [
     el("div", { class: "rune-head" }, icon(id), el("span", { class: "rune-code", text: shortLabel(id) })),
-    el("div", { class: "rune-name", text: r.name }),
+    el("div", { class: "rune-name", lang: r.name_ru ? "ru" : null, text: originalName(r) }),
   ];
-  if (!opts.small) children.push(el("div", { class: "rune-text", text: r.text }));
-  children.push(el("div", { class: "rune-kind", text: KIND_LABEL[r.kind] || r.kind }));
+  if (!opts.small) children.push(el("div", { class: "rune-text", text: localText(r) }));
+  children.push(el("div", { class: "rune-kind", text: say(`br.kind.${r.kind}`, {}, r.kind) }));
   if (r.order !== null && r.order !== undefined) {
-    children.push(el("div", { class: "rune-order", title: orderTitle(r.order), "aria-label": `order ${r.order}`, text: String(r.order) }));
+    children.push(el("div", { class: "rune-order", title: orderTitle(r.order), "aria-label": say("br.order.aria", { order: r.order }), text: String(r.order) }));
   }
   if (opts.selected && opts.selectable) children.push(el("div", { class: "rune-check", "aria-hidden": "true", text: "✓" }));
   return el(tag, attrs, ...children);
@@ -173,7 +189,7 @@ export function runeCard(id, opts = {}) {
 
 function chip(id) {
   const r = rune(id);
-  return el("span", { class: `chip chip-${r.kind}`, title: `${r.name}: ${r.text}`, dataset: { rune: id } }, shortLabel(id));
+  return el("span", { class: `chip chip-${r.kind}`, title: runeTitle(r), dataset: { rune: id } }, shortLabel(id));
 }
 
 function ball(kind, value, label) {
@@ -192,7 +208,7 @@ function scoreTrack(name, score, delta, winScore, { me = false, seat }) {
   const danger = score <= Math.max(5, winScore * 0.1);
   const close = score >= winScore * 0.8;
   return el("div", { class: `score-row${me ? " score-me" : ""}`, dataset: { seat } },
-    el("div", { class: "score-name" }, name, me ? el("span", { class: "badge badge-you", text: "you" }) : null),
+    el("div", { class: "score-name" }, name, me ? el("span", { class: "badge badge-you", text: say("br.you") }) : null),
     el("div", { class: `score-value${danger ? " danger" : ""}${close ? " close" : ""}`, dataset: { testid: `score-${seat}` } },
       String(score),
       delta !== null && delta !== undefined ? el("span", { class: `score-delta ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`, text: signed(delta) }) : null),
@@ -207,7 +223,7 @@ function scoreTrack(name, score, delta, winScore, { me = false, seat }) {
 
 /** The breakdown of one resolved turn (a turn_resolved event or view.last). */
 export function breakdown(res, nm, { turn = null } = {}) {
-  if (!res) return el("p", { class: "muted", text: "No turn has been played yet." });
+  if (!res) return el("p", { class: "muted", text: say("br.no_turn_yet") });
   const [a, b] = nm;
   const picks = res.picks || [[], []];
   const before = res.scores_before || [0, 0];
@@ -222,9 +238,9 @@ export function breakdown(res, nm, { turn = null } = {}) {
     el("div", { class: "reveal-name", text: nm[seat] }),
     el("div", { class: "reveal-cards" }, ...(picks[seat] || []).map((id) => runeCard(id, { small: true }))),
     el("div", { class: "reveal-balls" },
-      ball("blue", bs[seat], "base construction (blue ball)"),
-      ball("black", brr[seat], "base destruction (black ball)"),
-      el("span", { class: "muted small", text: "base S / R" })));
+      ball("blue", bs[seat], say("br.ball.blue")),
+      ball("black", brr[seat], say("br.ball.black")),
+      el("span", { class: "muted small", text: say("br.ball.legend") })));
 
   const stepRows = (res.steps || []).map((st, i) => el("tr", {},
     el("td", { class: "num", text: String(i + 1) }),
@@ -236,36 +252,36 @@ export function breakdown(res, nm, { turn = null } = {}) {
     el("td", { class: "num", text: `${st.R[0]} : ${st.R[1]}` })));
   const steps = el("table", { class: "steps-table" },
     el("thead", {}, el("tr", {},
-      el("th", { text: "#" }), el("th", { text: "Rune" }), el("th", { text: "Played by" }), el("th", { text: "Order" }),
-      el("th", { text: "Effect" }), el("th", { class: "num", text: "S" }), el("th", { class: "num", text: "R" }))),
+      el("th", { text: "#" }), el("th", { text: say("br.th.rune") }), el("th", { text: say("br.th.by") }), el("th", { text: say("br.th.order") }),
+      el("th", { text: say("br.th.effect") }), el("th", { class: "num", text: "S" }), el("th", { class: "num", text: "R" }))),
     el("tbody", {}, ...stepRows));
 
   const settle = (seat) => {
     const other = 1 - seat;
     return el("li", { dataset: { seat } },
       el("strong", { text: nm[seat] }),
-      `: ${before[seat]} + ${fs[seat]} construction − ${fr[other]} destruction from ${nm[other]} = `,
+      `: ${say("br.settle", { before: before[seat], s: fs[seat], r: fr[other], other: nm[other] })} = `,
       el("strong", { text: String(settled[seat]) }),
       el("span", { class: `score-delta ${settled[seat] - before[seat] > 0 ? "up" : settled[seat] - before[seat] < 0 ? "down" : ""}`, text: ` (${signed(settled[seat] - before[seat])})` }));
   };
   const notes = [];
-  if (res.annulled) notes.push(el("p", { class: "note-strong", text: "Zero met Fire or Water: the turn is annulled. Nobody gains or loses anything." }));
+  if (res.annulled) notes.push(el("p", { class: "note-strong", text: say("br.annulled") }));
   if (res.swap_all_applied) {
     notes.push(el("p", { class: "note-strong", text: res.swap_all_applied % 2
-      ? `Total Swap: the whole scores are swapped, ${settled[0]} : ${settled[1]} → ${after[0]} : ${after[1]}.`
-      : "Two Total Swaps cancel each other." }));
+      ? say("br.swap_all", { a: settled[0], b: settled[1], c: after[0], d: after[1] })
+      : say("br.swap_all_cancel") }));
   }
   return el("div", { class: "breakdown", dataset: { turn: turn ?? "" } },
-    el("div", { class: "reveal-picks" }, side(0), el("div", { class: "vs", text: "vs" }), side(1)),
-    el("details", { class: "steps-details", open: true }, el("summary", { text: "Step by step" }),
-      el("p", { class: "muted small", text: `S = construction, R = destruction, shown as ${a} : ${b} after each step.` }),
+    el("div", { class: "reveal-picks" }, side(0), el("div", { class: "vs", text: say("br.vs") }), side(1)),
+    el("details", { class: "steps-details", open: true }, el("summary", { text: say("br.steps") }),
+      el("p", { class: "muted small", text: say("br.steps_legend", { a, b }) }),
       el("div", { class: "table-scroll" }, steps)),
     el("div", { class: "finals" },
-      el("div", {}, el("span", { class: "muted", text: "Final construction S: " }), `${a} ${fs[0]} · ${b} ${fs[1]}`),
-      el("div", {}, el("span", { class: "muted", text: "Final destruction R: " }), `${a} ${fr[0]} · ${b} ${fr[1]}`)),
+      el("div", {}, el("span", { class: "muted", text: `${say("br.final_s")} ` }), `${a} ${fs[0]} · ${b} ${fs[1]}`),
+      el("div", {}, el("span", { class: "muted", text: `${say("br.final_r")} ` }), `${a} ${fr[0]} · ${b} ${fr[1]}`)),
     el("ul", { class: "settlement" }, settle(0), settle(1)),
     ...notes,
-    el("p", { class: "score-change" }, "Scores: ", el("strong", { text: `${before[0]} : ${before[1]}` }), " → ",
+    el("p", { class: "score-change" }, `${say("br.scores")} `, el("strong", { text: `${before[0]} : ${before[1]}` }), " → ",
       el("strong", { text: `${after[0]} : ${after[1]}` })));
 }
 
@@ -283,10 +299,10 @@ function resultDetail(outcome, seat, nm, scores) {
   const parts = [];
   if (outcome.reason === "resigned") {
     const who = outcome.resigned && outcome.resigned.length ? outcome.resigned : [(outcome.results || []).indexOf("loss")];
-    parts.push(who.filter((s) => s === 0 || s === 1).map((s) => (s === seat ? "You resigned." : `${nm[s]} resigned.`)).join(" "));
+    parts.push(who.filter((s) => s === 0 || s === 1).map((s) => (s === seat ? say("result.you_resigned") : say("result.resigned", { who: nm[s] }))).join(" "));
   }
   if (typeof scores[0] === "number" && typeof scores[1] === "number") parts.push(`${nm[0]} ${scores[0]} : ${scores[1]} ${nm[1]}`);
-  if (REASONS[outcome.reason]) parts.push(REASONS[outcome.reason]);
+  if (knows(`br.reason.${outcome.reason}`)) parts.push(say(`br.reason.${outcome.reason}`));
   return parts.join(" · ");
 }
 
@@ -295,35 +311,35 @@ function resultBanner(outcome, seat, nm) {
   let headline;
   let mood;
   if (results[0] === "win" && results[1] === "win") {
-    headline = "Both players win!";
+    headline = say("br.result.both_win");
     mood = "win";
   } else if (results[0] === "loss" && results[1] === "loss") {
-    headline = "Both players lose.";
+    headline = say("br.result.both_lose");
     mood = "loss";
   } else if (results[0] === "draw") {
-    headline = "A draw.";
+    headline = say("br.result.draw");
     mood = "draw";
   } else {
     const winner = results.indexOf("win");
     if (seat === null || seat === undefined) {
-      headline = `${nm[winner]} wins!`;
+      headline = say("br.result.wins", { who: nm[winner] });
       mood = "win";
     } else {
-      headline = winner === seat ? "You win!" : "You lose.";
+      headline = say(winner === seat ? "br.result.you_win" : "br.result.you_lose");
       mood = winner === seat ? "win" : "loss";
     }
   }
   if (seat !== null && seat !== undefined && results[0] === results[1] && results[0] !== "draw") {
-    headline = results[0] === "win" ? "Both win: you win too!" : "Both lose: you lose too.";
+    headline = say(results[0] === "win" ? "br.result.both_win_you" : "br.result.both_lose_you");
   }
   const scores = outcome.scores || [];
   return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(",") } },
     el("div", { class: "result-headline", text: headline }),
     el("div", { class: "result-detail", text: resultDetail(outcome, seat, nm, scores) }),
     el("div", { class: "result-links" },
-      el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
-      snapshot_match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot_match_id}/replay`, id: "watch-replay", text: "Watch the replay" }) : null),
-    el("p", { class: "muted small", text: "The match's seed is now revealed under Fair play, with its SHA-256 check." }));
+      el("a", { class: "btn", href: "/lobby", text: say("br.result.back") }),
+      snapshot_match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot_match_id}/replay`, id: "watch-replay", text: say("br.result.replay") }) : null),
+    el("p", { class: "muted small", text: say("br.result.seed") }));
 }
 
 let snapshot_match_id = null;
@@ -381,33 +397,33 @@ export function render(root, snapshot, client) {
   // status line
   const status = el("div", { class: "br-status", id: "br-status", "aria-live": "polite" });
   if (over) {
-    status.textContent = "The match is over.";
+    status.textContent = say("br.status.over");
   } else if (!player) {
-    status.append(`Turn ${turnNow}: `, ...[0, 1].map((s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s } },
-      `${nm[s]} ${chosen.has(s) ? "has chosen ✓" : "is choosing…"}`)));
+    status.append(`${say("br.status.turn", { turn: turnNow })} `, ...[0, 1].map((s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s } },
+      say(chosen.has(s) ? "br.who.chosen" : "br.who.choosing", { who: nm[s] }))));
     status.dataset.state = "spectating";
   } else if (pending) {
-    status.textContent = "Sending your choice…";
+    status.textContent = say("br.status.sending");
     status.dataset.state = "sending";
   } else if (chosen.has(seat)) {
     const opp = 1 - seat;
-    status.append(el("strong", { text: "Your runes are locked in. " }),
-      chosen.has(opp) ? `${nm[opp]} has chosen too.` : `Waiting for the opponent (${nm[opp]}) to choose…`);
+    status.append(el("strong", { text: `${say("br.status.locked")} ` }),
+      say(chosen.has(opp) ? "br.status.opp_chosen" : "br.status.waiting", { who: nm[opp] }));
     status.dataset.state = "waiting";
   } else if (legal.length) {
     const opp = 1 - seat;
-    status.append(el("strong", { text: `Turn ${turnNow}: pick ${PICK} of your runes, then confirm. ` }),
+    status.append(el("strong", { text: `${say("br.status.pick", { turn: turnNow, n: PICK })} ` }),
       el("span", { class: `who-state${chosen.has(opp) ? " done" : ""}`, id: "opp-state" },
-        chosen.has(opp) ? `${nm[opp]} has chosen ✓` : `${nm[opp]} is choosing…`));
+        say(chosen.has(opp) ? "br.who.chosen" : "br.who.choosing", { who: nm[opp] })));
     status.dataset.state = "picking";
   } else {
-    status.textContent = "Dealing…";
+    status.textContent = say("br.status.dealing");
   }
 
   const scores = el("div", { class: "br-scores" },
     ...order.map((s) => scoreTrack(nm[s], view.scores[s], deltas[s], winScore, { me: s === seat, seat: s })),
     el("p", { class: "muted small thresholds" },
-      `Start ${(view.options && view.options.start_score) ?? 25}. Reach ${winScore} to win; 0 or less loses. Turn ${view.turn} played.`));
+      say("br.thresholds", { start: (view.options && view.options.start_score) ?? 25, win: winScore, turn: view.turn })));
 
   // hands: your own first in the page (phones show it first; wider screens put the opponent's
   // above it, across the table, with CSS); a spectator sees seat 0 then seat 1
@@ -429,7 +445,7 @@ export function render(root, snapshot, client) {
               st.selected = st.selected.filter((x) => x !== id);
               st.hint = "";
             } else if (st.selected.length >= PICK) {
-              st.hint = `You can play only ${PICK} runes: unselect one first.`;
+              st.hint = say("br.hint.only", { n: PICK });
             } else {
               st.selected = [...st.selected, id];
               st.hint = "";
@@ -443,11 +459,11 @@ export function render(root, snapshot, client) {
       if (lockedPick) return runeCard(id, { selected: lockedPick.includes(id), dimmed: !lockedPick.includes(id) });
       return runeCard(id, {});
     });
-    const title = mine ? "Your runes" : player ? `${nm[s]}'s runes (opponent)` : `${nm[s]}'s runes`;
-    const sizes = `deck ${view.deck_sizes ? view.deck_sizes[s] : "?"} · discard ${view.discard_sizes ? view.discard_sizes[s] : "?"}`;
+    const title = mine ? say("br.hand.mine") : say(player ? "br.hand.opponent" : "br.hand.other", { who: nm[s] });
+    const sizes = say("br.hand.sizes", { deck: view.deck_sizes ? view.deck_sizes[s] : "?", discard: view.discard_sizes ? view.discard_sizes[s] : "?" });
     const section = el("section", { class: `br-hand${mine ? " br-mine" : " br-other"}`, dataset: { seat: s, testid: mine ? "my-hand" : `hand-${s}` } },
       el("h3", {}, title, " ", el("span", { class: "muted small", text: sizes }),
-        !mine && !over && chosen.has(s) ? el("span", { class: "badge badge-ok", text: "has chosen" }) : null),
+        !mine && !over && chosen.has(s) ? el("span", { class: "badge badge-ok", text: say("br.badge.chosen") }) : null),
       el("div", { class: "rune-row" }, ...cards));
     if (mine && canPick) {
       const match = legal.find((a) => sameSet(a.runes || [], st.selected));
@@ -459,35 +475,35 @@ export function render(root, snapshot, client) {
           if (!action || !client) return;
           client.act(action);
         },
-      }, st.selected.length === PICK ? "Confirm these 3 runes" : `Confirm (${st.selected.length} of ${PICK} chosen)`);
+      }, st.selected.length === PICK ? say("br.confirm.ready", { n: PICK }) : say("br.confirm.count", { count: st.selected.length, n: PICK }));
       const clear = el("button", {
         type: "button", class: "btn btn-ghost", id: "clear-pick", disabled: st.selected.length === 0,
         onclick: () => { st.selected = []; st.hint = ""; render(root, snapshot, client); },
-      }, "Clear");
+      }, say("br.clear"));
       const myClock = el("span", { class: "seat-clock inline-clock", dataset: { clockSeat: seat } },
         client && client.clockText ? client.clockText(seat) : "");
       section.append(el("div", { class: "br-actions" },
-        el("span", { class: "pick-count", id: "pick-count", text: `${st.selected.length} / ${PICK} chosen` }),
+        el("span", { class: "pick-count", id: "pick-count", text: say("br.pick_count", { count: st.selected.length, n: PICK }) }),
         myClock, clear, confirm),
       el("p", { class: "hint", id: "pick-hint", text: st.hint || "" }));
     } else if (mine && lockedPick && !over) {
-      section.append(el("p", { class: "hint", text: "Your choice is hidden from everyone until both have chosen." }));
+      section.append(el("p", { class: "hint", text: say("br.hidden") }));
     }
     hands.append(section);
   }
   hands.append(el("p", { class: "muted small order-legend", id: "order-legend" },
-    el("span", { class: "rune-order rune-order-inline", "aria-hidden": "true", text: "1" }), " ", ORDER_LEGEND));
+    el("span", { class: "rune-order rune-order-inline", "aria-hidden": "true", text: "1" }), " ", orderLegend()));
 
   // last turn and history
   const turns = resolvedTurns(client);
   const fresh = last && st.lastShownTurn !== null && st.lastShownTurn !== view.turn;
   st.lastShownTurn = view.turn;
   const reveal = el("section", { class: `br-reveal${fresh ? " fresh" : ""}`, id: "last-turn", dataset: { turn: view.turn } },
-    el("h3", { text: last ? `Turn ${view.turn} revealed` : "The reveal" }),
-    last ? breakdown(last, nm, { turn: view.turn }) : el("p", { class: "muted", text: "Both choices are revealed here once both players have chosen." }));
+    el("h3", { text: last ? say("br.reveal.turn", { turn: view.turn }) : say("br.reveal.title") }),
+    last ? breakdown(last, nm, { turn: view.turn }) : el("p", { class: "muted", text: say("br.reveal.empty") }));
 
-  const history = el("section", { class: "br-history", id: "history" }, el("h3", { text: "History" }));
-  if (!turns.length) history.append(el("p", { class: "muted", text: "No turns yet." }));
+  const history = el("section", { class: "br-history", id: "history" }, el("h3", { text: say("br.history") }));
+  if (!turns.length) history.append(el("p", { class: "muted", text: say("br.history.empty") }));
   const list = el("ol", { class: "history-list", reversed: true });
   for (const t of [...turns].reverse()) {
     const before = t.scores_before || [0, 0];
@@ -495,7 +511,7 @@ export function render(root, snapshot, client) {
     list.append(el("li", { class: "history-item", dataset: { turn: t.turn } },
       el("details", {},
         el("summary", {},
-          el("span", { class: "history-turn", text: `Turn ${t.turn}` }),
+          el("span", { class: "history-turn", text: say("br.history.turn", { turn: t.turn }) }),
           el("span", { class: "history-picks" },
             el("span", { class: "muted", text: `${nm[0]}: ` }), ...(t.picks ? t.picks[0] : []).map(chip),
             el("span", { class: "muted", text: ` ${nm[1]}: ` }), ...(t.picks ? t.picks[1] : []).map(chip)),
@@ -516,26 +532,26 @@ export function render(root, snapshot, client) {
 
 function waitingForPlayers(snapshot, nm, client) {
   const url = window.location.href.replace(/\/replay$/, "");
-  const copy = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Copy link" });
+  const copy = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("br.waiting.copy") });
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied";
+      copy.textContent = say("br.waiting.copied");
     } catch (err) {
-      copy.textContent = "Select and copy the link";
+      copy.textContent = say("br.waiting.copy_failed");
     }
   });
   const expiry = client && client.expirySeconds;
   const cancel = cancelButton(client, snapshot);
   return el("div", { class: "br br-waiting", id: "waiting-for-players" },
-    el("h2", { text: "Waiting for an opponent to join…" }),
+    el("h2", { text: say("br.waiting.title") }),
     joinButton(snapshot, client),
-    el("p", { text: "The match starts as soon as a second player joins from the lobby. You can also send them this link:" }),
+    el("p", { text: say("br.waiting.text") }),
     el("p", {}, el("code", { class: "hash", text: url }), " ", copy),
-    el("p", { class: "muted", text: `Players so far: ${(snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nm[s.seat]).join(", ") || "none"}` }),
+    el("p", { class: "muted", text: say("br.waiting.players", { list: (snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nm[s.seat]).join(", ") || say("br.waiting.nobody") }) }),
     rulesLine(client),
     cancel ? el("p", { class: "waiting-cancel" }, cancel,
-      el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
+      el("span", { class: "muted small", text: expiry ? ` ${say("br.waiting.expiry", { time: formatDuration(expiry) })}` : "" })) : null);
 }
 
 /** "This match: first to 40, both start at 10.": the scores this match is played with. */
@@ -543,9 +559,9 @@ function rulesLine(client) {
   const opts = client && client.options;
   if (!opts) return null;
   const parts = [];
-  if (opts.win_score !== undefined) parts.push(`first to ${opts.win_score}`);
-  if (opts.start_score !== undefined) parts.push(`both start at ${opts.start_score}`);
-  return parts.length ? el("p", { class: "muted", id: "match-rules", text: `This match: ${parts.join(", ")}.` }) : null;
+  if (opts.win_score !== undefined) parts.push(say("br.rules.first_to", { n: opts.win_score }));
+  if (opts.start_score !== undefined) parts.push(say("br.rules.start_at", { n: opts.start_score }));
+  return parts.length ? el("p", { class: "muted", id: "match-rules", text: say("br.rules.line", { list: parts.join(", ") }) }) : null;
 }
 
 // ------------------------------------------------------------------ the log
@@ -554,15 +570,15 @@ function rulesLine(client) {
 export function describeInput(entry, client) {
   const who = client.seatName(entry.seat);
   const own = entry.seat === client.seat && entry.action && entry.action.runes;
-  const ids = own ? ` (${entry.action.runes.map(shortLabel).join(", ")})` : "";
+  const runes = own ? entry.action.runes.map(shortLabel).join(", ") : undefined;
   switch (entry.kind) {
     case "commit":
     case "action":
-      return own ? `You chose${ids}.` : `${who} has chosen.`;
+      return own ? say("br.log.you_chose", { runes }) : say("br.log.chosen", { who });
     case "timeout":
-      return `${who}'s time ran out: the computer chose for them${ids}.`;
+      return say("br.log.timeout", { who, runes });
     case "bot":
-      return `${who} has chosen.`;
+      return say("br.log.chosen", { who });
     case "chance":
       return null;
     default:
@@ -575,23 +591,25 @@ export function describeEvent(ev, entry, client) {
   const nm = [client.seatName(0), client.seatName(1)];
   switch (ev.kind) {
     case "hands_dealt":
-      return ev.turn === 0 ? "Both decks are shuffled; each player draws 5 runes." : null;
+      return ev.turn === 0 ? say("br.log.dealt") : null;
     case "turn_resolved": {
-      if (ev.redacted) return `Turn ${ev.turn ?? ""} resolved.`;
+      if (ev.redacted) return say("br.log.resolved", { turn: ev.turn ?? "" });
       const after = ev.scores_after || ev.scores || [];
       const picks = ev.picks || [[], []];
-      return `Turn ${ev.turn} revealed: ${nm[0]} played ${picks[0].map(shortLabel).join(", ")}; `
-        + `${nm[1]} played ${picks[1].map(shortLabel).join(", ")}.${ev.annulled ? " Annulled by Zero." : ""} `
-        + `Scores ${after[0]} : ${after[1]}.`;
+      return [
+        say("br.log.revealed", { turn: ev.turn, who0: nm[0], runes0: picks[0].map(shortLabel).join(", "), who1: nm[1], runes1: picks[1].map(shortLabel).join(", ") }),
+        ev.annulled ? say("br.log.annulled") : null,
+        say("br.log.scores", { a: after[0], b: after[1] }),
+      ].filter(Boolean).join(" ");
     }
     case "deck_reshuffled":
-      return `${nm[ev.seat] || "A player"}'s discard pile is shuffled into a new deck (${ev.deck_size} runes).`;
+      return say("br.log.reshuffled", { who: nm[ev.seat], count: ev.deck_size });
     case "game_over": {
       const r = ev.results || [];
-      if (r[0] === "win" && r[1] === "win") return "Game over: both players win!";
-      if (r[0] === "loss" && r[1] === "loss") return "Game over: both players lose.";
-      if (r[0] === "draw") return "Game over: a draw.";
-      return `Game over: ${nm[r.indexOf("win")]} wins.`;
+      if (r[0] === "win" && r[1] === "win") return say("br.log.over_both_win");
+      if (r[0] === "loss" && r[1] === "loss") return say("br.log.over_both_lose");
+      if (r[0] === "draw") return say("br.log.over_draw");
+      return say("br.log.over_wins", { who: nm[r.indexOf("win")] });
     }
     default:
       return null;
