@@ -18,14 +18,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
+from babel.dates import format_skeleton
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from app.clans import ladder, reads, wall
 from app.clans.months import is_month, month_start
 from app.clans.regions import REGION_MAX, region_codes
+from app.i18n.jinja import ENGLISH, N_, Language
+from app.i18n.locales import DEFAULT_LOCALE
 from app.users.deps import OptionalUser, SessionDep
-from app.web.pages import not_found, render_page, templates
+from app.web.pages import not_found, render_page, request_language, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -33,12 +38,21 @@ Page = Annotated[int, Query(ge=1, le=100_000)]
 Month = Annotated[str, Query(max_length=20)]
 
 
-def month_title(month: str) -> str:
-    """``"2026-11"`` as ``"November 2026"`` (English month names; the code itself when malformed)."""
-    return month_start(month).strftime("%B %Y") if is_month(month) else month
+def month_title(month: str, locale: str = DEFAULT_LOCALE) -> str:
+    """``"2026-11"`` as ``"November 2026"`` in ``locale`` (Babel's CLDR month and year: ``listopad
+    2026``, ``2026. november``; the code itself when malformed)."""
+    if not is_month(month):
+        return month
+    return str(format_skeleton("yMMMM", month_start(month).date(), locale=locale))
 
 
-templates.env.filters["month_title"] = month_title
+@pass_context
+def _month_title_filter(context: Context, month: str) -> str:
+    lang = context.get("i18n")
+    return month_title(month, (lang if isinstance(lang, Language) else ENGLISH).code)
+
+
+templates.env.filters["month_title"] = _month_title_filter
 
 
 async def clan_section(session: Any, clan_id: int, viewer_id: int | None) -> dict[str, Any]:
@@ -59,7 +73,7 @@ async def _ladder_page(
         request,
         "clan_ladder.html",
         user,
-        title="Clan ladder",
+        title=N_("Clan ladder"),
         ladder=data,
         regions=reads.regions_json(),
     )
@@ -88,5 +102,6 @@ async def region_page(
 ) -> HTMLResponse:
     """One region's ladder (404 for an unknown region)."""
     if len(region) > REGION_MAX or region not in region_codes():
-        return not_found(request, user, f"There is no region {region[:20]!r}.")
+        text = request_language(request, user).gettext(N_("There is no region %(region)s."))
+        return not_found(request, user, text % {"region": repr(region[:20])})
     return await _ladder_page(request, session, user, region, month, page)

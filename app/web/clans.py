@@ -11,7 +11,8 @@ same data as their JSON twins under ``/api/clans``); the buttons and forms call 
 
 Words players read come from codes here: regions by :func:`app.clans.regions.region_name`, roles
 and history codes by the templates (``templates/clan.html``); every name a player wrote is escaped
-by Jinja2's autoescaping.
+by Jinja2's autoescaping. Every word is in the page's language (docs/i18n.md): the regions keep
+their own names (the Czech and Slovak kraje), only "Other" is translated.
 """
 
 from __future__ import annotations
@@ -20,18 +21,38 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from app.clans import reads
 from app.clans.regions import REGION_MAX, region_name
 from app.errors import DomainError
+from app.i18n.jinja import ENGLISH, N_, Language
 from app.users.deps import OptionalUser, SessionDep
 from app.web.challenges import clan_context as challenge_context
 from app.web.clan_ladder import clan_section
-from app.web.pages import not_found, render_page, templates
+from app.web.pages import not_found, render_page, request_language, templates
 
 router = APIRouter(include_in_schema=False)
 
-templates.env.filters["region_name"] = region_name
+#: the name of region ``"other"`` (app/clans/regions.yaml): the one region name that is a word
+#: rather than a place's own name, so the only one translated
+OTHER_REGION = N_("Other")
+
+
+def shown_region_name(code: str, lang: Language = ENGLISH) -> str:
+    """Region ``code``'s name as a page in ``lang`` shows it: a kraj's own name, "Other" translated."""
+    name = region_name(code)
+    return lang.gettext(name) if code == "other" else name
+
+
+@pass_context
+def _region_name_filter(context: Context, code: str) -> str:
+    lang = context.get("i18n")
+    return shown_region_name(code, lang if isinstance(lang, Language) else ENGLISH)
+
+
+templates.env.filters["region_name"] = _region_name_filter
 
 
 @router.get("/clans", response_class=HTMLResponse)
@@ -50,7 +71,7 @@ async def clans_page(
         listing = await reads.list_clans(session, q=q, page=page)
     mine = await reads.my_clan(session, user.id) if user else None
     return render_page(
-        request, "clans.html", user, title="Clans", listing=listing, mine=mine, regions=reads.regions_json()
+        request, "clans.html", user, title=N_("Clans"), listing=listing, mine=mine, regions=reads.regions_json()
     )
 
 
@@ -60,7 +81,8 @@ async def clan_page(request: Request, session: SessionDep, user: OptionalUser, t
     try:
         data = await reads.clan_page(session, tag[:20], user.id if user else None)
     except DomainError:
-        return not_found(request, user, f"There is no clan {tag[:20]!r}.")
+        text = request_language(request, user).gettext(N_("There is no clan %(tag)s."))
+        return not_found(request, user, text % {"tag": repr(tag[:20])})
     return render_page(
         request,
         "clan.html",

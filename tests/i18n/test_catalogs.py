@@ -44,6 +44,7 @@ DONE = (
     "tournament.",
     "tb.",
     "br.",
+    "clan.",
 )
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
@@ -56,7 +57,6 @@ PENDING = (
     "rematch.",
     "spectators.",
     "aborted.",
-    "clan.",
 )
 #: translations spelled as in English on purpose: each key with the languages where it is
 ALL = {"cs", "sk", "uk", "ru", "hu"}
