@@ -17,6 +17,7 @@ Statuses, sides, results and forfeits are codes; ``templates/_challenge.html`` s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -28,10 +29,11 @@ from app.clans.challenges.models import MAX_BOARDS
 from app.clans.challenges.schemas import MAX_DEADLINE_HOURS
 from app.errors import DomainError
 from app.games.core import all_games
+from app.i18n.jinja import N_
 from app.matches.schemas import MAX_INT
 from app.users.deps import OptionalUser, SessionDep
-from app.web.games import game_title, web_parts
-from app.web.pages import not_found, render_page, templates
+from app.web.games import game_title, option_text, translated_options, web_parts
+from app.web.pages import not_found, render_page, request_language, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -42,18 +44,19 @@ TURN_CHOICES = (30, 60, 120, 300, 900, 3600, 86400)
 DEADLINE_DAYS = tuple(d for d in (1, 2, 3, 7, 14, 30) if d * 24 <= MAX_DEADLINE_HOURS)
 
 
-def challenge_games() -> list[dict[str, Any]]:
+def challenge_games(gettext: Callable[[str], str] = str) -> list[dict[str, Any]]:
     """The games the challenge form offers, each with its selectable options as the lobby labels
-    them: ``[{"id", "title", "turn_seconds", "options": [{"key", "label", "choices": [[value,
-    text]], "default"}]}]``."""
+    them (in the language of ``gettext``): ``[{"id", "title", "turn_seconds", "options": [{"key",
+    "label", "choices": [[value, text]], "default"}]}]``."""
     out = []
     for rules in all_games().values():
         if not rules.min_players <= 2 <= rules.max_players:
             continue
         defaults = getattr(rules, "default_options", {})
+        offered = translated_options(web_parts(rules.name), gettext)["lobby_options"]
         options = [
             {"key": key, "label": spec.get("label", key), "choices": spec["choices"], "default": defaults.get(key)}
-            for key, spec in web_parts(rules.name).lobby_options.items()
+            for key, spec in offered.items()
             if spec.get("type") == "select" and key in defaults
         ]
         out.append(
@@ -67,9 +70,10 @@ def challenge_games() -> list[dict[str, Any]]:
     return out
 
 
-def option_texts(game: str, options: dict[str, Any]) -> list[str]:
+def option_texts(game: str, options: dict[str, Any], gettext: Callable[[str], str] = str) -> list[str]:
     """The game's own options of a challenge as a listed match shows them (the game's web parts'
-    ``option_tags``): those that differ from the game's defaults, or that are always shown."""
+    ``option_tags``, in the language of ``gettext``): those that differ from the game's defaults,
+    or that are always shown."""
     rules = all_games().get(game)
     defaults = getattr(rules, "default_options", {}) if rules is not None else {}
     tags = web_parts(game).option_tags if rules is not None else {}
@@ -81,14 +85,7 @@ def option_texts(game: str, options: dict[str, Any]) -> list[str]:
         always = isinstance(spec, dict) and spec.get("always")
         if not always and defaults[key] == value:
             continue
-        text = None
-        if isinstance(spec, str):
-            text = spec.replace("{value}", str(value))
-        elif isinstance(spec, dict):
-            values = spec.get("values", {})
-            shown = str(value).lower() if isinstance(value, bool) else str(value)
-            text = values.get(shown) or (spec["else"].replace("{value}", shown) if spec.get("else") else None)
-        out.append(text or f"{key.replace('_', ' ')}: {value}")
+        out.append(option_text(game, key, value, gettext))
     return out
 
 
@@ -101,7 +98,7 @@ async def clan_context(request: Request, session: AsyncSession, clan_id: int, us
     context: dict[str, Any] = {"challenges": section}
     if section["challenge_from"]:
         context.update(
-            challenge_games=challenge_games(),
+            challenge_games=challenge_games(request_language(request, user).gettext),
             turn_choices=TURN_CHOICES,
             deadline_days=DEADLINE_DAYS,
             max_boards=MAX_BOARDS,
@@ -119,7 +116,7 @@ async def challenge_page(request: Request, session: SessionDep, user: OptionalUs
             session, challenge_id, user.id if user else None, request.app.state.matches.clock.now()
         )
     except DomainError:
-        return not_found(request, user, f"There is no challenge {challenge_id}.")
+        return not_found(request, user, N_("There is no challenge %(id)s."), id=challenge_id)
     ch = data["challenge"]
     return render_page(
         request,
@@ -127,5 +124,5 @@ async def challenge_page(request: Request, session: SessionDep, user: OptionalUs
         user,
         title=f"[{ch['challenger']['tag']}] v [{ch['challenged']['tag']}]: {game_title(ch['game'])}",
         page=data,
-        option_texts=option_texts(ch["game"], ch["options"]),
+        option_texts=option_texts(ch["game"], ch["options"], request_language(request, user).gettext),
     )

@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.clans import ladder, reads, wall
 from app.clans.months import is_month, month_start
 from app.clans.regions import REGION_MAX, region_codes
+from app.i18n.jinja import N_
 from app.users.deps import OptionalUser, SessionDep
 from app.web.pages import not_found, render_page, templates
 
@@ -88,5 +89,5 @@ async def region_page(
 ) -> HTMLResponse:
     """One region's ladder (404 for an unknown region)."""
     if len(region) > REGION_MAX or region not in region_codes():
-        return not_found(request, user, f"There is no region {region[:20]!r}.")
+        return not_found(request, user, N_("There is no region “%(region)s”."), region=region[:20])
     return await _ladder_page(request, session, user, region, month, page)

@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse
 from app.clans import reads
 from app.clans.regions import REGION_MAX, region_name
 from app.errors import DomainError
+from app.i18n.jinja import N_
 from app.users.deps import OptionalUser, SessionDep
 from app.web.challenges import clan_context as challenge_context
 from app.web.clan_ladder import clan_section
@@ -60,7 +61,7 @@ async def clan_page(request: Request, session: SessionDep, user: OptionalUser, t
     try:
         data = await reads.clan_page(session, tag[:20], user.id if user else None)
     except DomainError:
-        return not_found(request, user, f"There is no clan {tag[:20]!r}.")
+        return not_found(request, user, N_("There is no clan “%(tag)s”."), tag=tag[:20])
     return render_page(
         request,
         "clan.html",

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from app.errors import DomainError
+from app.i18n.jinja import N_
 from app.points.reads import player_points
 from app.ratings import reads
 from app.ratings.pools import POOL_MAX, all_pools
@@ -111,7 +112,7 @@ async def ladder_page(
         viewer = user.id if user else None
         data = await reads.ladder(session, pool, page, viewer, _now(request), find_viewer=find_me)
     except DomainError:
-        return not_found(request, user, f"There is no ladder {pool!r}.")
+        return not_found(request, user, N_("There is no ladder “%(pool)s”."), pool=pool[:40])
     return render_page(request, "ladder.html", user, title=f"{pool_title(data['pool'])} ladder", ladder=data)
 
 
@@ -131,7 +132,7 @@ async def season_page(
         viewer = user.id if user else None
         data = await reads.season_standings(session, pool, season, page, viewer, _now(request), find_viewer=find_me)
     except DomainError:
-        return not_found(request, user, f"There is no ladder {pool!r}.")
+        return not_found(request, user, N_("There is no ladder “%(pool)s”."), pool=pool[:40])
     title = f"{pool_title(data['pool'])} season {data['season']}"
     return render_page(request, "ladder_season.html", user, title=title, standings=data)
 
@@ -144,7 +145,7 @@ async def profile_page(
     try:
         data = await reads.profile(session, name, user.id if user else None, _now(request))
     except DomainError:
-        return not_found(request, user, f"There is no player {name!r}.")
+        return not_found(request, user, N_("There is no player “%(name)s”."), name=name[:40])
     charts = {r["pool"]["key"]: chart(r["history"]) for r in data["ratings"]}
     points = await player_points(session, name)  # rank, balance, ledger, rewards (templates/_points.html)
     return render_page(

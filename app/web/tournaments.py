@@ -21,6 +21,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse
 
 from app.errors import DomainError
+from app.i18n.jinja import N_
 from app.matches.schemas import MAX_INT
 from app.tournaments import reads
 from app.tournaments.schemas import GAMES
@@ -54,5 +55,5 @@ async def tournament_page(
             session, tournament_id, user.id if user else None, request.app.state.tournaments.clock.now()
         )
     except DomainError:
-        return not_found(request, user, "There is no such tournament.")
+        return not_found(request, user, N_("There is no such tournament."))
     return render_page(request, "tournament.html", user, title=page["name"], t=page)

@@ -30,10 +30,16 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.")
-#: the areas still English only: the next engineer moves them to DONE as they are translated
-PENDING = (
-    "deck.",
+DONE = (
+    "error.",
+    "form.",
+    "log.",
+    "reason.",
+    "lobby.",
+    "sw.",
+    "rank.",
+    "result.",
+    "reward.",
     "presence.",
     "notice.",
     "chat.",
@@ -42,6 +48,12 @@ PENDING = (
     "rematch.",
     "spectators.",
     "aborted.",
+    "table.",
+    "level.",
+)
+#: the areas still English only: the next engineer moves them to DONE as they are translated
+PENDING = (
+    "deck.",
     "tournament.",
     "clan.",
     "br.",
@@ -49,8 +61,16 @@ PENDING = (
     "tb.",
 )
 #: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
-#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's)
-SAME_AS_ENGLISH = {"cs": {"rank.lord"}, "sk": {"rank.lord"}, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
+#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's);
+#: a chat line is only its two placeholders; Czech and Slovak write the short units as English does
+_UNITS = {"lobby.unit.s", "lobby.unit.min", "lobby.unit.h"}
+SAME_AS_ENGLISH = {
+    "cs": {"rank.lord", "chat.line"} | _UNITS,
+    "sk": {"rank.lord", "chat.line"} | _UNITS,
+    "hu": {"rank.lord", "chat.line"},
+    "uk": {"chat.line"},
+    "ru": {"chat.line"},
+}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -35,11 +35,12 @@ PROPER = {
     "flag",
 }
 #: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
-#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
+#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now"); "min", the Czech and Slovak
+#: abbreviation of minutes
 NATIVE = {
     "hu": {"most", "online"},
-    "cs": {"online", "limit", "run"},
-    "sk": {"online", "limit"},
+    "cs": {"online", "limit", "run", "min"},
+    "sk": {"online", "limit", "min"},
     "uk": set(),
     "ru": set(),
 }
