@@ -99,6 +99,23 @@ _FRAME_TEXT_JS = """() => {
 }"""
 
 
+#: every "name" in the page's game data (cards, heroes: proper names)
+_CARD_NAMES_JS = """() => {
+  const out = [];
+  const walk = (x) => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object') {
+      for (const [k, v] of Object.entries(x)) {
+        if (k === 'name' && typeof v === 'string') out.push(v);
+        else walk(v);
+      }
+    }
+  };
+  walk(JSON.parse(document.getElementById('game-data').textContent));
+  return out;
+}"""
+
+
 def english_in_frame(page: Page, locale: str, *names: str) -> dict[str, str]:
     """``english_on_page`` for the table: the page without the board's own contents."""
     return english_in_text(page.evaluate(_FRAME_TEXT_JS), locale, *names)
@@ -170,6 +187,8 @@ def test_the_table_speaks_the_language(new_page, locale):
     page.goto(f"/matches/{match['id']}")
     expect(page.locator("#conn-status")).to_have_attribute("data-state", "online", timeout=LONG)
     expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=LONG)
+    # the game's card names are proper names (the log names the loadouts)
+    names += page.evaluate(_CARD_NAMES_JS)
     assert page.title().startswith("(●)")
     expect(page.get_by_test_id("presence-0")).to_be_visible(timeout=LONG)
     expect(page.locator("#chat-lines .chat-empty")).to_be_visible(timeout=LONG)
