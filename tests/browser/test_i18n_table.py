@@ -32,6 +32,7 @@ TAGGED = [
             "r2p5_bonus_kind": "construction",
             "zero_blocks_swap_all": False,
             "spectators": False,
+            "rated": True,
         },
     },
     {
@@ -121,6 +122,16 @@ def english_in_frame(page: Page, locale: str, *names: str) -> dict[str, str]:
     return english_in_text(page.evaluate(_FRAME_TEXT_JS), locale, *names)
 
 
+def english_in(page: Page, selector: str, locale: str, *names: str) -> dict[str, str]:
+    """The English words of the frame's own parts drawn inside the board (``selector``): the cancel
+    button and its question, the panel of a match that never started."""
+    parts = page.locator(selector).evaluate_all(
+        "(els) => els.flatMap((e) => [e.innerText, ...[...e.querySelectorAll('[title], [aria-label]')]"
+        ".map((x) => x.getAttribute('title') || x.getAttribute('aria-label'))])"
+    )
+    return english_in_text(parts, locale, *names)
+
+
 def post(page: Page, path: str, body: dict | None = None) -> dict:
     """POST ``body`` as the page's player (its cookies), from the page's own site."""
     site = re.match(r"https?://[^/]+", page.url)
@@ -176,6 +187,20 @@ def test_the_table_speaks_the_language(new_page, locale):
     lobby_walk(page, locale, names)
     names += page.locator(".player-link").all_inner_texts()
 
+    # a waiting match of mine: cancelling it from its page asks first, then the board says why it ended
+    waiting = page.locator("#my-matches li.match-item").first.get_attribute("data-match-id")
+    page.goto(f"/matches/{waiting}")
+    expect(page.locator("#cancel-match")).to_be_visible(timeout=LONG)
+    assert english_in(page, "#cancel-match-box", locale) == {}
+    page.locator("#cancel-match").click()
+    expect(page.locator("#cancel-match-yes")).to_be_visible()
+    assert english_in(page, "#cancel-match-box", locale) == {}
+    page.locator("#cancel-match-yes").click()
+    expect(page.locator("#match-aborted")).to_be_visible(timeout=LONG)
+    expect(page.locator("#seed-unused")).to_be_visible(timeout=LONG)
+    assert english_in(page, "#match-aborted", locale) == {}
+    assert english_in_frame(page, locale, *names) == {}, "aborted"
+
     # a match against the computer: the frame while it is the player's turn
     # (Scratch Wars: its log lines, drawn by the game's module, are translated; random loadouts start
     # the duel at once, with the start spin both seats choose at the same time)
@@ -200,7 +225,7 @@ def test_the_table_speaks_the_language(new_page, locale):
     watcher.goto(f"/matches/{match['id']}?lang={locale}")
     expect(page.get_by_test_id("spectator-count")).to_have_attribute("data-count", "1", timeout=LONG)
     expect(watcher.locator("#chat-note")).to_be_visible(timeout=LONG)
-    assert english_in_frame(watcher, locale) == {}, "spectator"
+    assert english_in_frame(watcher, locale, *names) == {}, "spectator"
     assert english_in_frame(page, locale, *names) == {}, "match with chat and a spectator"
     # resign: the question, then the result with the rematch offer
     questions: list[str] = []
@@ -217,7 +242,7 @@ def test_the_table_speaks_the_language(new_page, locale):
     assert questions and english_in_text(questions, locale) == {}, questions
     assert english_in_frame(page, locale, *names) == {}, "result"
     expect(watcher.locator("#seed-check.ok")).to_be_visible(timeout=LONG)
-    assert english_in_frame(watcher, locale) == {}, "spectator at the result"
+    assert english_in_frame(watcher, locale, *names) == {}, "spectator at the result"
 
     # the replay, at its first step and its last
     page.goto(f"/matches/{match['id']}/replay")
@@ -228,3 +253,16 @@ def test_the_table_speaks_the_language(new_page, locale):
     expect(page.locator("#replay-last")).to_be_disabled()
     assert english_in_frame(page, locale, *names) == {}, "replay end"
     assert not w.errors, w.errors
+
+
+def test_the_walk_finds_english_in_the_english_lobby(new_page):
+    """The check can fail: in English the listed tags, the form and the seats are English words."""
+    page = new_page()
+    me = unique_name("Wanda")
+    signup(page, me)
+    post(page, "/api/users/me/language", {"language": "en"})
+    post(page, "/api/matches", {"players": 2, **TAGGED[0]})
+    page.goto("/lobby")
+    expect(page.locator("#my-matches .option-tag").first).to_be_visible(timeout=LONG)
+    found = english_in_frame(page, "en", me)
+    assert {"rated", "first", "spectators", "Opponent", "waiting"} <= set(found), found
