@@ -30,7 +30,7 @@ from app.clans.regions import REGION_MAX, region_codes
 from app.i18n.jinja import ENGLISH, N_, Language
 from app.i18n.locales import DEFAULT_LOCALE
 from app.users.deps import OptionalUser, SessionDep
-from app.web.pages import not_found, render_page, request_language, templates
+from app.web.pages import not_found, render_page, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -102,6 +102,5 @@ async def region_page(
 ) -> HTMLResponse:
     """One region's ladder (404 for an unknown region)."""
     if len(region) > REGION_MAX or region not in region_codes():
-        text = request_language(request, user).gettext(N_("There is no region %(region)s."))
-        return not_found(request, user, text % {"region": repr(region[:20])})
+        return not_found(request, user, N_("There is no region “%(region)s”."), region=region[:20])
     return await _ladder_page(request, session, user, region, month, page)

@@ -31,7 +31,7 @@ from app.i18n.jinja import ENGLISH, N_, Language
 from app.users.deps import OptionalUser, SessionDep
 from app.web.challenges import clan_context as challenge_context
 from app.web.clan_ladder import clan_section
-from app.web.pages import not_found, render_page, request_language, templates
+from app.web.pages import not_found, render_page, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -81,8 +81,7 @@ async def clan_page(request: Request, session: SessionDep, user: OptionalUser, t
     try:
         data = await reads.clan_page(session, tag[:20], user.id if user else None)
     except DomainError:
-        text = request_language(request, user).gettext(N_("There is no clan %(tag)s."))
-        return not_found(request, user, text % {"tag": repr(tag[:20])})
+        return not_found(request, user, N_("There is no clan “%(tag)s”."), tag=tag[:20])
     return render_page(
         request,
         "clan.html",

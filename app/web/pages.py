@@ -39,9 +39,11 @@ def level_names(levels: list[str], language: Language = ENGLISH) -> Markup:
     algorithm's name only in the tooltip (issue 16; see app/games/core/levels.py). A level of no
     difficulty keeps its own name."""
     difficulty = difficulty_of_levels()
+    algorithm = language.gettext(N_("algorithm: %(name)s"))
     parts = [
-        Markup('<span class="level-name" title="algorithm: {}">{}</span>').format(
-            lv, language.gettext(DIFFICULTY_NAMES[difficulty[lv]]) if difficulty.get(lv) in DIFFICULTY_NAMES else lv
+        Markup('<span class="level-name" title="{}">{}</span>').format(
+            algorithm % {"name": lv},
+            language.gettext(DIFFICULTY_NAMES[difficulty[lv]]) if difficulty.get(lv) in DIFFICULTY_NAMES else lv,
         )
         for lv in levels
     ]
@@ -96,9 +98,12 @@ def render_page(request: Request, name: str, user: Any, status_code: int = 200, 
     return response
 
 
-def not_found(request: Request, user: Any, message: str) -> HTMLResponse:
-    """The 404 page saying ``message``."""
-    return render_page(request, "not_found.html", user, status_code=404, title="Not found", message=message)
+def not_found(request: Request, user: Any, message: str, **params: Any) -> HTMLResponse:
+    """The 404 page saying ``message`` (an English msgid marked ``N_()``, with ``%(name)s``
+    placeholders filled from ``params``) in the request's language."""
+    text = request_language(request, user).gettext(message)
+    text = text % params if params else text
+    return render_page(request, "not_found.html", user, status_code=404, title=N_("Not found"), message=text)
 
 
 def login_redirect(request: Request) -> RedirectResponse:

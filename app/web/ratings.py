@@ -119,12 +119,6 @@ def chart(history: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _no_ladder(request: Request, user: Any, pool: str) -> HTMLResponse:
-    """The 404 page: no such pool (its message in the page's language)."""
-    message = request_language(request, user).gettext(N_("There is no ladder %(pool)s.")) % {"pool": repr(pool)}
-    return not_found(request, user, message)
-
-
 def _now(request: Request) -> Any:
     return request.app.state.matches.clock.now()
 
@@ -150,7 +144,7 @@ async def ladder_page(
         viewer = user.id if user else None
         data = await reads.ladder(session, pool, page, viewer, _now(request), find_viewer=find_me)
     except DomainError:
-        return _no_ladder(request, user, pool)
+        return not_found(request, user, N_("There is no ladder “%(pool)s”."), pool=pool[:40])
     lang = request_language(request, user)
     title = lang.gettext(N_("%(pool)s ladder")) % {"pool": pool_title(data["pool"], lang)}
     return render_page(request, "ladder.html", user, title=title, ladder=data)
@@ -172,7 +166,7 @@ async def season_page(
         viewer = user.id if user else None
         data = await reads.season_standings(session, pool, season, page, viewer, _now(request), find_viewer=find_me)
     except DomainError:
-        return _no_ladder(request, user, pool)
+        return not_found(request, user, N_("There is no ladder “%(pool)s”."), pool=pool[:40])
     lang = request_language(request, user)
     title = lang.gettext(N_("%(pool)s: season %(season)s")) % {
         "pool": pool_title(data["pool"], lang),
@@ -189,8 +183,7 @@ async def profile_page(
     try:
         data = await reads.profile(session, name, user.id if user else None, _now(request))
     except DomainError:
-        message = request_language(request, user).gettext(N_("There is no player %(name)s.")) % {"name": repr(name)}
-        return not_found(request, user, message)
+        return not_found(request, user, N_("There is no player “%(name)s”."), name=name[:40])
     charts = {r["pool"]["key"]: chart(r["history"]) for r in data["ratings"]}
     points = await player_points(session, name)  # rank, balance, ledger, rewards (templates/_points.html)
     return render_page(

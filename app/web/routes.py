@@ -35,14 +35,15 @@ from fastapi.responses import HTMLResponse, Response
 from app.api.games import game_info
 from app.errors import DomainError, ErrorCode
 from app.games.core import all_games, bot_levels
+from app.i18n.jinja import ENGLISH, N_, Language
 from app.matches.schemas import MatchId
 from app.matches.time_control import DEFAULT_BANK_SECONDS, DEFAULT_INCREMENT_SECONDS
 from app.users.deps import OptionalUser
 from app.web.challenges import router as challenge_pages
 from app.web.clan_ladder import router as clan_ladder_pages
 from app.web.clans import router as clan_pages
-from app.web.games import declared_parts, game_data, game_title, web_parts
-from app.web.pages import login_redirect, not_found, render_page
+from app.web.games import declared_parts, game_data, game_title, translated_options, web_parts
+from app.web.pages import login_redirect, not_found, render_page, request_language
 from app.web.ratings import router as ratings_pages
 from app.web.rewards import router as reward_pages
 from app.web.tournaments import router as tournament_pages
@@ -74,10 +75,10 @@ def safe_next(value: str | None, default: str = "/lobby") -> str:
     return value
 
 
-def _games() -> list[dict[str, Any]]:
+def _games(language: Language = ENGLISH) -> list[dict[str, Any]]:
     """The games for the home page and the lobby: ``/api/games``'s facts (players, default
     ``options``, bot levels) and the web parts the pages use (summary, links, the options the
-    lobby offers and how a listed match shows them, each with its declared order)."""
+    lobby offers and how a listed match shows them, in ``language``, each with its declared order)."""
     out = []
     for rules in all_games().values():
         web = web_parts(rules.name)
@@ -87,9 +88,7 @@ def _games() -> list[dict[str, Any]]:
                 "default_turn_seconds": getattr(rules, "default_turn_seconds", 60),
                 "summary": web.summary,
                 "links": [asdict(link) for link in web.links],
-                "lobby_options": {k: dict(v) for k, v in web.lobby_options.items()},
-                "option_tags": {k: v if isinstance(v, str) else dict(v) for k, v in web.option_tags.items()},
-                "team_modes": {k: {"label": v["label"], "teams": list(v["teams"])} for k, v in web.team_modes.items()},
+                **translated_options(web, language.gettext),
                 # the declared orders (the page's JSON has its keys sorted)
                 "lobby_option_order": list(web.lobby_options),
                 "option_tag_order": list(web.option_tags),
@@ -101,7 +100,9 @@ def _games() -> list[dict[str, Any]]:
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, user: OptionalUser) -> HTMLResponse:
-    return render_page(request, "home.html", user, title="Tabletop Arena", games=_games())
+    return render_page(
+        request, "home.html", user, title="Tabletop Arena", games=_games(request_language(request, user))
+    )
 
 
 @router.get("/signup", response_class=HTMLResponse)
@@ -121,8 +122,8 @@ async def lobby(request: Request, user: OptionalUser) -> Response:
         request,
         "lobby.html",
         user,
-        title="Lobby",
-        games=_games(),
+        title=N_("Lobby"),
+        games=_games(request_language(request, user)),
         turn_choices=TURN_CHOICES,
         bank_choices=BANK_CHOICES,
         increment_choices=INCREMENT_CHOICES,
@@ -154,10 +155,11 @@ def _page_game_data(game: str, options: dict[str, Any] | None = None) -> dict[st
 
 async def _match_view_page(request: Request, match_id: int, user: Any, template: str, title: str) -> HTMLResponse:
     """A page about one match (live or replay) that loads the game's ES module and embeds
-    ``game-data`` (catalog, geometry, labels of the match's variant)."""
+    ``game-data`` (catalog, geometry, labels of the match's variant); ``title`` is a msgid with
+    ``%(game)s`` and ``%(id)s``."""
     info = await _match_info(request, match_id)
     if info is None:
-        return not_found(request, user, f"There is no match {match_id}.")
+        return not_found(request, user, N_("There is no match %(id)s."), id=match_id)
     game = info["game"]
     web = web_parts(game)
     settings = getattr(request.app.state, "settings", None)
@@ -165,7 +167,7 @@ async def _match_view_page(request: Request, match_id: int, user: Any, template:
         request,
         template,
         user,
-        title=title.format(game=game_title(game), id=match_id),
+        title=request_language(request, user).gettext(title) % {"game": game_title(game), "id": match_id},
         match=info,
         game_title=game_title(game),
         module=web.module,
@@ -178,20 +180,20 @@ async def _match_view_page(request: Request, match_id: int, user: Any, template:
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, match_id: MatchId, user: OptionalUser) -> HTMLResponse:
     """The live match page (players and spectators)."""
-    return await _match_view_page(request, match_id, user, "match.html", "{game} · match {id}")
+    return await _match_view_page(request, match_id, user, "match.html", N_("%(game)s · match %(id)s"))
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, match_id: MatchId, user: OptionalUser) -> HTMLResponse:
     """Step through a match (``#step=N`` in the address): a finished one with everything revealed,
     a running one as the viewer's seat saw it (static/js/replay.js, ``MatchReads.replay``)."""
-    return await _match_view_page(request, match_id, user, "replay.html", "Replay · match {id}")
+    return await _match_view_page(request, match_id, user, "replay.html", N_("Replay · match %(id)s"))
 
 
 @router.get("/games", response_class=HTMLResponse)
 async def games_page(request: Request, user: OptionalUser) -> HTMLResponse:
     """Every installed game, with a link to its rules and to the lobby (the header's "Rules")."""
-    return render_page(request, "games.html", user, title="Games", games=_games())
+    return render_page(request, "games.html", user, title=N_("Games"), games=_games(request_language(request, user)))
 
 
 @router.get("/games/{game}", response_class=HTMLResponse)
@@ -199,7 +201,7 @@ async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResp
     """A game's rules page: its own template, or the generic one."""
     rules = all_games().get(game)
     if rules is None:
-        return not_found(request, user, f"There is no game {game!r}.")
+        return not_found(request, user, N_("There is no game “%(game)s”."), game=game[:40])
     web = web_parts(game)
     context: dict[str, Any] = {"catalog": rules.catalog() if callable(getattr(rules, "catalog", None)) else {}}
     if web.rules_context is not None:
@@ -208,7 +210,7 @@ async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResp
         request,
         web.rules_template,
         user,
-        title=f"{game_title(game)} rules",
+        title=request_language(request, user).gettext(N_("%(game)s rules")) % {"game": game_title(game)},
         game={"id": game, "title": game_title(game)},
         bot_levels=bot_levels(game),
         defaults=dict(getattr(rules, "default_options", {}) or {}),
@@ -219,11 +221,22 @@ async def game_page(request: Request, game: str, user: OptionalUser) -> HTMLResp
     )
 
 
+#: the link to a deck editor by what one deck is called there (``DeckEditor.item``)
+DECK_LINKS = {"setup": N_("Your setups"), "loadout": N_("Your loadouts")}
+
+
 def _deck_games() -> list[dict[str, Any]]:
-    """The registered games with a deck editor: ``{"id", "game_title", "title", "item"}``."""
+    """The registered games with a deck editor: ``{"id", "game_title", "title", "item", "link"}``
+    (``link``: the msgid of the link's text)."""
     registered = all_games()
     return [
-        {"id": game, "game_title": game_title(game), "title": web.deck_editor.title, "item": web.deck_editor.item}
+        {
+            "id": game,
+            "game_title": game_title(game),
+            "title": web.deck_editor.title,
+            "item": web.deck_editor.item,
+            "link": DECK_LINKS.get(web.deck_editor.item, web.deck_editor.title),
+        }
         for game, web in declared_parts().items()
         if web.deck_editor is not None and game in registered
     ]
@@ -234,7 +247,7 @@ async def decks_page(request: Request, user: OptionalUser) -> Response:
     """Your saved decks and setups, per game that has an editor."""
     if user is None:
         return login_redirect(request)
-    return render_page(request, "decks.html", user, title="My setups", deck_games=_deck_games())
+    return render_page(request, "decks.html", user, title=N_("My setups"), deck_games=_deck_games())
 
 
 @router.get("/decks/{game}", response_class=HTMLResponse)
@@ -242,7 +255,7 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
     """List, create, rename and delete your saved decks of one game (its editor)."""
     editor = web_parts(game).deck_editor
     if editor is None or game not in all_games():
-        return not_found(request, user, f"There is no deck editor for {game!r}.")
+        return not_found(request, user, N_("There is no deck editor for “%(game)s”."), game=game[:40])
     if user is None:
         return login_redirect(request)
     return render_page(

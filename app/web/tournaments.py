@@ -89,7 +89,7 @@ async def tournament_page(
             session, tournament_id, user.id if user else None, request.app.state.tournaments.clock.now()
         )
     except DomainError:
-        return not_found(request, user, request_language(request, user).gettext(N_("There is no such tournament.")))
+        return not_found(request, user, N_("There is no such tournament."))
     words = option_words(page["game"], page["options"], request_language(request, user))
     # base.html translates the title with Jinja's gettext, which fills placeholders: a "%" of the
     # organiser's name for the tournament is doubled so that it shows as itself

@@ -1,5 +1,5 @@
 // Small helpers shared by the pages: JSON calls to /api, and the data the server embeds in pages.
-import { errorText, say } from "/static/js/messages.js";
+import { errorText, knows, say } from "/static/js/messages.js";
 
 /**
  * An error answered by the API: `code` (stable, e.g. "name_taken"), `params` (the values the words
@@ -80,13 +80,17 @@ export function showError(box, message) {
   box.hidden = !message;
 }
 
-const DIFFICULTY_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard" };
-
-/** A computer level as players read it ("Hard"; the algorithm's name only where the level is not
- * one of the three), from the page's embedded levels (app/games/core/levels.py). */
+/** A computer level as players read it ("Hard", "level.<difficulty>" of messages.js; the
+ * algorithm's name, a proper name, only where the level is not one of the three), from the page's
+ * embedded levels (app/games/core/levels.py). */
 export function levelName(level) {
   const difficulty = pageData("computer-levels")[level];
-  return DIFFICULTY_NAMES[difficulty] || level;
+  return difficulty && knows(`level.${difficulty}`) ? say(`level.${difficulty}`) : level;
+}
+
+/** The tooltip of a computer level: "algorithm: expectimax" (the algorithm's name stays as it is). */
+export function levelTitle(level) {
+  return say("level.algorithm", { name: level });
 }
 
 /** Data embedded in the page as <script type="application/json" id=...>. */
@@ -115,16 +119,16 @@ export async function loadGameData(game) {
 
 /** A turn time as the lobby shows it: "untimed" / "30 s per turn" / "2 min per turn" (a clock per turn, not the match's length). */
 export function formatTurn(seconds) {
-  if (!seconds) return "untimed";
-  return `${formatDuration(seconds)} per turn`;
+  if (!seconds) return say("lobby.clock.untimed");
+  return say("lobby.clock.per_turn", { time: formatDuration(seconds) });
 }
 
 /** A number of seconds in the largest whole unit: "45 s", "2 min", "1 h", "3 days" ("90 s" stays in seconds). */
 export function formatDuration(seconds) {
-  if (seconds >= 86400 && seconds % 86400 === 0) return seconds === 86400 ? "1 day" : `${seconds / 86400} days`;
-  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
+  if (seconds >= 86400 && seconds % 86400 === 0) return say("lobby.unit.day", { count: seconds / 86400 });
+  if (seconds >= 3600 && seconds % 3600 === 0) return say("lobby.unit.h", { count: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return say("lobby.unit.min", { count: seconds / 60 });
+  return say("lobby.unit.s", { count: seconds });
 }
 
 /** A match's clock from its options as the lobby shows it: "2 min per turn", "untimed", or a time
@@ -140,13 +144,13 @@ export function formatTimeControl(options) {
 export function rankBadge(rank) {
   if (!rank) return null;
   const word = say(`rank.${rank}`, {}, rank);
-  return el("span", { class: "rank-badge", dataset: { rank }, title: `Rank: ${word}`, text: word });
+  return el("span", { class: "rank-badge", dataset: { rank }, title: say("table.rank_title", { rank: word }), text: word });
 }
 
 /** A player's name linking to their profile (/users/<name>), a bot account's with the "BOT" mark,
  * and their rank beside it (a badge outside the link): `user` is {id, name, is_bot?, rank?}. */
 export function playerLink(user) {
-  const mark = user.is_bot ? [el("span", { class: "bot-mark", title: "a bot account", text: "BOT" }), " "] : [];
+  const mark = user.is_bot ? [el("span", { class: "bot-mark", title: say("table.bot_account"), text: "BOT" }), " "] : [];
   const link = el("a", { class: "player-link", href: `/users/${encodeURIComponent(user.name)}` }, ...mark, user.name);
   const badge = rankBadge(user.rank);
   return badge ? el("span", { class: "player" }, link, " ", badge) : link;

@@ -14,7 +14,7 @@
 // Cancelling your waiting match asks first, in the page ("Cancel this match?" Yes / No), and the
 // question survives the lists' refresh. A visitor who is not logged in sees the lists read only:
 // no form, no "Your matches", and "Sign up to join" instead of Join (templates/lobby.html).
-import { api, el, formatTimeControl, levelName, pageData, playerLink, showError } from "/static/js/api.js";
+import { api, el, formatTimeControl, levelName, levelTitle, pageData, playerLink, showError } from "/static/js/api.js";
 import { errorText, say } from "/static/js/messages.js";
 
 const data = pageData("lobby-data");
@@ -91,14 +91,14 @@ function chosenTeams() {
 /** "Seat 2", or "Seat 2 · team 1" in a team match. */
 function seatText(seat) {
   const teams = chosenTeams();
-  return teams ? `Seat ${seat + 1} · team ${teams[seat] + 1}` : `Seat ${seat + 1}`;
+  return teams ? say("lobby.seat_team", { n: seat + 1, team: teams[seat] + 1 }) : say("lobby.seat", { n: seat + 1 });
 }
 
 /** Who holds `seat` by the plan, in words ("you", "a person", "computer (Easy)"). */
 function holderText(kind) {
-  if (kind === "me") return "you";
-  if (kind === "person") return "a person";
-  return `computer (${kind ? levelName(kind) : "Medium"})`;
+  if (kind === "me") return say("lobby.holder.you");
+  if (kind === "person") return say("lobby.holder.person");
+  return say("lobby.holder.computer", { level: kind ? levelName(kind) : say("level.medium") });
 }
 
 /** Under the seat choices, in a team match, one line per team: "Team 1: seat 1 (you), seat 3 (a person)". */
@@ -112,7 +112,8 @@ function drawTeamPlan() {
   const plan = seatPlan();
   const count = Math.max(...teams) + 1;
   teamPlan.replaceChildren(...range(0, count - 1).map((t) => el("span", { class: "team-plan-team", dataset: { team: t } },
-    `Team ${t + 1}: ${range(0, teams.length - 1).filter((s) => teams[s] === t).map((s) => `seat ${s + 1} (${holderText(plan[s])})`).join(", ")}`)));
+    say("lobby.team_plan", { team: t + 1, seats: range(0, teams.length - 1).filter((s) => teams[s] === t)
+      .map((s) => say("lobby.team_plan.seat", { n: s + 1, holder: holderText(plan[s]) })).join(", ") }))));
 }
 
 /** What each seat holds: seat -> "me" | "person" | level name (a computer seat). */
@@ -135,7 +136,7 @@ function hasComputer() {
 
 /** A computer level's <option>: its difficulty ("Hard") with the algorithm's name as a tooltip. */
 function levelOption(level, prefix = "") {
-  return el("option", { value: level, text: `${prefix}${levelName(level)}`, title: `algorithm: ${level}` });
+  return el("option", { value: level, text: prefix ? say(prefix, { level: levelName(level) }) : levelName(level), title: levelTitle(level) });
 }
 
 /** The level a new match offers first: the middle one (Medium), not the strongest. */
@@ -152,8 +153,8 @@ function drawSeatChoices() {
   for (let s = 0; s < players(); s += 1) {
     if (s === mySeat()) continue;
     const select = el("select", { id: `seat-kind-${s}`, name: `seat_kind_${s}`, dataset: { seat: s } },
-      el("option", { value: "person", text: "A person" }),
-      ...levels.map((lv) => levelOption(lv, "Computer: ")));
+      el("option", { value: "person", text: say("lobby.opponent.person") }),
+      ...levels.map((lv) => levelOption(lv, "lobby.seat_computer")));
     if (before[s] !== undefined && [...select.options].some((o) => o.value === before[s])) select.value = before[s];
     rows.push(el("label", { class: "seat-choice" }, el("span", { class: "seat-name", text: seatText(s) }), select));
   }
@@ -165,16 +166,16 @@ function updateForm() {
   const levels = game.bot_levels || [];
   const min = game.min_players || 2;
   const max = game.max_players || min;
-  fillSelect(playersSelect, range(min, max).map((n) => [n, `${n} players`]), min);
+  fillSelect(playersSelect, range(min, max).map((n) => [n, say("lobby.players", { count: n })]), min);
   playersLabel.hidden = min === max;
   const modes = fittingTeamModes();
-  fillSelect(teamsSelect, [["", "Free-for-all"], ...modes.map(([id, mode]) => [id, mode.label])], "");
+  fillSelect(teamsSelect, [["", say("lobby.free_for_all")], ...modes.map(([id, mode]) => [id, mode.label])], "");
   teamsLabel.hidden = modes.length === 0;
   fillSelect(seatSelect, range(0, players() - 1).map((s) => [s, seatText(s)]), 0);
   const two = players() === 2;
-  document.getElementById("opponent-legend").textContent = two ? "Opponent" : "Opponents";
-  document.getElementById("opponent-person-text").textContent = two ? "A person" : "People";
-  document.getElementById("opponent-computer-text").textContent = two ? "The computer" : "The computer for every other seat";
+  document.getElementById("opponent-legend").textContent = say(two ? "lobby.opponent" : "lobby.opponents");
+  document.getElementById("opponent-person-text").textContent = say(two ? "lobby.opponent.person" : "lobby.opponent.people");
+  document.getElementById("opponent-computer-text").textContent = say(two ? "lobby.opponent.computer" : "lobby.opponent.computer_all");
   const computerRadio = form.querySelector('input[name="opponent"][value="computer"]');
   const customRadio = form.querySelector('input[name="opponent"][value="custom"]');
   computerRadio.disabled = customRadio.disabled = levels.length === 0;
@@ -196,12 +197,9 @@ function updateForm() {
   untimed.disabled = untimed.hidden = computer;
   if (computer && turnSelect.value === "0") turnSelect.value = "60";
   if (bank) {
-    turnHint.textContent = `Each player has ${formatTimeControl(clockOptions())}: the bank runs down while it is `
-      + "your turn and each of your moves adds the increment. When your bank runs out, the computer plays your move.";
+    turnHint.textContent = say("lobby.hint.bank", { clock: formatTimeControl(clockOptions()) });
   } else {
-    turnHint.textContent = turnSelect.value === "0"
-      ? "No clock: take all the time you need."
-      : "When your time runs out, the computer plays your move.";
+    turnHint.textContent = say(turnSelect.value === "0" ? "lobby.hint.untimed" : "lobby.hint.turn");
   }
 }
 
@@ -314,7 +312,7 @@ form?.addEventListener("submit", async (event) => {
     window.location.assign(`/matches/${match.id}`);
   } catch (err) {
     showError(createError, err.code === "too_many_matches"
-      ? `${errorText(err)} Your waiting matches are under “Your matches”, each with a Cancel button.`
+      ? `${errorText(err)} ${say("lobby.too_many.hint")}`
       : errorText(err));
     button.disabled = false;
   }
@@ -324,12 +322,13 @@ form?.addEventListener("submit", async (event) => {
 
 /** How the service's own options read in a match list; a game's own options read as its web parts
  * declare them (option_tags, app/web/games/<game>.py). */
-const SERVICE_TAGS = { spectators: { values: { true: "spectators allowed", false: "no spectators" } } };
+const SERVICE_TAGS = { spectators: { values: { true: say("lobby.tag.spectators"), false: say("lobby.tag.no_spectators") } } };
 /** The clock's options: a listed match shows them as one text (formatTimeControl), not as tags. */
 const CLOCK_OPTIONS = new Set(["clock", "turn_seconds", "bank_seconds", "increment_seconds"]);
 
-/** The text of option `key` = `value` by its tag spec ("first to {value}" or {values, else}); an
- * option without a spec reads "key: value". */
+/** The text of option `key` = `value` by its tag spec ("first to {value}" or {values, else}: the
+ * server sends them in the page's language, app/web/games/__init__.py's ``translated_options``); an
+ * option without a spec reads "key: value" (a code: the game's web parts name every option they offer). */
 function optionText(key, value, spec) {
   const fill = (template) => template.replace(/\{value\}/g, String(value));
   if (typeof spec === "string") return fill(spec);
@@ -337,7 +336,7 @@ function optionText(key, value, spec) {
   if (spec && spec.else) return fill(spec.else);
   const name = key.replace(/_/g, " ");
   if (value === true) return name;
-  if (value === false) return `no ${name}`;
+  if (value === false) return say("lobby.tag.no", { name });
   return `${name}: ${String(value).replace(/_/g, " ")}`;
 }
 
@@ -359,8 +358,8 @@ function optionDifferences(match) {
 
 function seatLabel(seat) {
   if (seat.user) return seat.user.is_bot ? `BOT ${seat.user.name}` : seat.user.name;
-  if (seat.bot) return `computer (${levelName(seat.bot)})`;
-  return "free seat";
+  if (seat.bot) return say("lobby.holder.computer", { level: levelName(seat.bot) });
+  return say("lobby.free_seat");
 }
 
 /** A seat as a node: its player's name linking to the profile, or the computer or a free seat. */
@@ -376,10 +375,11 @@ function joined(items, separator) {
 /** Who plays `match`, as nodes: "ann vs free seat", or by team "team 1: ann, free seat vs team 2: ...". */
 function playersNodes(match) {
   const teams = (match.options && match.options.teams) || [];
-  if (!teams.length || new Set(teams).size === teams.length) return joined(match.seats.map(seatNode), " vs ");
+  const versus = ` ${say("lobby.versus")} `;
+  if (!teams.length || new Set(teams).size === teams.length) return joined(match.seats.map(seatNode), versus);
   const order = [...new Set(teams)];
-  return joined(order.map((t, i) => [`team ${i + 1}: `,
-    ...joined(match.seats.filter((s) => teams[s.seat] === t).map(seatNode), ", ")]), " vs ").flat();
+  return joined(order.map((t, i) => [`${say("lobby.team", { team: i + 1 })}: `,
+    ...joined(match.seats.filter((s) => teams[s.seat] === t).map(seatNode), ", ")]), versus).flat();
 }
 
 function isMine(match) {
@@ -390,9 +390,9 @@ function resultText(match) {
   const mine = match.seats.find((s) => s.user && me && s.user.id === me.id);
   if (!mine || !mine.result) return "";
   const results = match.seats.map((s) => s.result);
-  if (mine.result === "win") return results.every((r) => r === "win") ? "both won" : "you won";
-  if (mine.result === "loss") return results.every((r) => r === "loss") ? "both lost" : "you lost";
-  return "draw";
+  if (mine.result === "win") return say(results.every((r) => r === "win") ? "lobby.result.all_won" : "lobby.result.won");
+  if (mine.result === "loss") return say(results.every((r) => r === "loss") ? "lobby.result.all_lost" : "lobby.result.lost");
+  return say("lobby.result.draw");
 }
 
 /** Is `match` rated (its origin, or the create option)? */
@@ -406,7 +406,7 @@ function matchItem(match, kind) {
   const differences = optionDifferences(match);
   const info = el("div", { class: "match-info" },
     el("strong", { text: `${title} #${match.id}` }),
-    isRated(match) ? el("span", { class: "tag tag-rated", text: "rated", dataset: { testid: "rated" } }) : null,
+    isRated(match) ? el("span", { class: "tag tag-rated", text: say("lobby.rated"), dataset: { testid: "rated" } }) : null,
     el("span", { class: "muted" }, " · ", ...players, " · ",
       el("span", { class: "match-clock", text: formatTimeControl(match.options), dataset: { testid: "match-clock" } })),
     differences.length ? el("span", { class: "match-options", dataset: { testid: "match-options" } },
@@ -416,25 +416,25 @@ function matchItem(match, kind) {
     actions.append(el("a", { class: "btn btn-small", href: `/signup?next=${encodeURIComponent("/lobby")}`,
       text: say("lobby.sign_up_to_join"), dataset: { action: "signup" } }));
   } else if (kind === "open") {
-    const join = el("button", { type: "button", class: "btn btn-small", text: "Join", dataset: { matchId: match.id } });
+    const join = el("button", { type: "button", class: "btn btn-small", text: say("lobby.join"), dataset: { matchId: match.id } });
     join.addEventListener("click", () => joinMatch(match.id, join));
     actions.append(join);
   } else if (kind === "live") {
     actions.append(el("span", { class: "tag", dataset: { testid: "live-spectators", count: match.spectators },
-      text: match.spectators === 1 ? say("spectators.one") : say("spectators.other", { count: match.spectators }) }),
+      text: say("spectators.count", { count: match.spectators }) }),
     el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: say("lobby.live.watch"), dataset: { action: "watch" } }));
   } else if (kind === "mine") {
     if (match.status === "waiting" && me && match.created_by === me.id) {
-      actions.append(el("span", { class: "tag", text: "waiting for an opponent" }),
-        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: "Open" }),
+      actions.append(el("span", { class: "tag", text: say("lobby.mine.waiting") }),
+        el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: say("lobby.open") }),
         confirming.has(match.id) ? cancelQuestion(match.id) : cancelButtonFor(match, title));
     } else {
-      actions.append(el("span", { class: "tag", text: "in play" }),
-        el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: "Play" }));
+      actions.append(el("span", { class: "tag", text: say("lobby.mine.in_play") }),
+        el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: say("lobby.play") }));
     }
   } else {
     actions.append(el("span", { class: "tag", text: resultText(match) }),
-      el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}/replay`, text: "Replay" }));
+      el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}/replay`, text: say("lobby.replay") }));
   }
   return el("li", { class: "match-item", dataset: { matchId: match.id, status: match.status } }, info, actions);
 }
@@ -445,8 +445,8 @@ const confirming = new Set();
 /** The Cancel button of your waiting `match`: it asks first (cancelQuestion). */
 function cancelButtonFor(match, title) {
   const cancel = el("button", {
-    type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Cancel",
-    dataset: { action: "cancel", matchId: match.id }, "aria-label": `Cancel ${title} #${match.id}`,
+    type: "button", class: "btn btn-small btn-ghost btn-danger", text: say("lobby.cancel"),
+    dataset: { action: "cancel", matchId: match.id }, "aria-label": say("lobby.cancel.label", { title, id: match.id }),
   });
   cancel.addEventListener("click", () => {
     confirming.add(match.id);
@@ -533,8 +533,8 @@ async function refresh() {
     fill(document.getElementById("open-matches"), others, "open", say(me ? "lobby.open.empty" : "lobby.open.empty_visitor"));
     fill(document.getElementById("live-matches"), live.matches.map(liveMatch), "live", say("lobby.live.empty"));
     if (!me) return;
-    fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", "You are in no match right now.");
-    fill(document.getElementById("my-finished"), finished.matches, "finished", "None yet.");
+    fill(document.getElementById("my-matches"), [...active.matches, ...waiting.matches], "mine", say("lobby.mine.empty"));
+    fill(document.getElementById("my-finished"), finished.matches, "finished", say("lobby.finished.empty"));
   } catch (err) {
     showError(lobbyError, errorText(err));
   }

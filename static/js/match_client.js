@@ -40,7 +40,7 @@ export function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(total / 60);
   const s = total % 60;
-  if (m >= 60) return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+  if (m >= 60) return say("table.clock.hours", { h: Math.floor(m / 60), m: String(m % 60).padStart(2, "0") });
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
@@ -53,28 +53,26 @@ export function parseTime(iso) {
 
 /** A player's name as shown everywhere: a bot account's (`user.is_bot`) carries the "BOT" mark. */
 export function userName(user) {
-  return user.is_bot ? `BOT ${user.name}` : user.name;
+  return user.is_bot ? `BOT ${user.name}` : user.name; // "BOT": a mark, the same in every language
 }
 
 /** The display name of a seat from a snapshot's or match's `seats`. */
 export function seatName(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
-  if (!s) return `Seat ${seat + 1}`;
+  if (!s) return say("table.seat", { n: seat + 1 });
   if (s.user) return userName(s.user);
-  if (s.bot) return `Computer (${levelName(s.bot)})`;
-  return "(free seat)";
+  if (s.bot) return say("table.computer", { level: levelName(s.bot) });
+  return say("table.free_seat");
 }
 
-/** "1 hour", "90 minutes", "45 seconds" (as app/web/routes.py's ``duration`` filter). */
+/** "1 hour", "90 minutes", "45 seconds" in the page's language (as app/i18n/jinja.py's
+ * ``duration`` filter; the words "table.duration.*" of messages.js, plural by the number). */
 export function formatDuration(seconds) {
-  if (!seconds) return "a while";
-  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"]]) {
-    if (seconds % size === 0) {
-      const n = seconds / size;
-      return `${n} ${unit}${n === 1 ? "" : "s"}`;
-    }
+  if (!seconds) return say("table.duration.while");
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    if (seconds % size === 0) return say(`table.duration.${unit}`, { count: seconds / size });
   }
-  return `${seconds} seconds`;
+  return say("table.duration.second", { count: seconds });
 }
 
 /** Why an aborted match ended: {headline, detail} (as templates/_aborted.html). */
@@ -109,8 +107,8 @@ export function abortedNotice(snapshot, { expirySeconds = null, replay = false }
   const t = abortedText(snapshot.result, expirySeconds);
   return el("div", { class: "aborted", id: "match-aborted", dataset: { reason: t.reason } },
     el("h2", { class: "aborted-headline", text: t.headline }),
-    el("p", { text: `${t.detail} Nothing was played${replay ? ", so there is nothing to replay" : ""}.` }),
-    el("p", {}, el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" })));
+    el("p", { text: `${t.detail} ${say(replay ? "aborted.nothing_to_replay" : "aborted.nothing_played")}` }),
+    el("p", {}, el("a", { class: "btn", href: "/lobby", text: say("aborted.back") })));
 }
 
 /**
@@ -123,15 +121,15 @@ export function joinButton(snapshot, client) {
   if (!free || !client || (snapshot.seat !== null && snapshot.seat !== undefined)) return null;
   const id = snapshot.match_id ?? client.matchId;
   if (!client.user) {
-    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: "Log in to join this match" }));
+    return el("p", {}, el("a", { class: "btn", href: `/login?next=${encodeURIComponent(`/matches/${id}`)}`, text: say("table.join.log_in") }));
   }
-  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: "Join this match" });
+  const button = el("button", { type: "button", class: "btn btn-big", id: "join-match", text: say("table.join") });
   const error = el("span", { class: "form-error", hidden: true });
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
       await api("POST", `/api/matches/${id}/join`);
-      button.textContent = "Joined: starting…";
+      button.textContent = say("table.join.joined");
     } catch (err) {
       error.textContent = errorText(err);
       error.hidden = false;
@@ -170,7 +168,7 @@ export function cancelButton(client, snapshot) {
       el("span", { text: say("lobby.confirm_cancel") }), " ", yes, " ", no));
   };
   const offer = () => {
-    const button = el("button", { type: "button", class: "btn btn-ghost btn-danger", id: "cancel-match", text: "Cancel this match" });
+    const button = el("button", { type: "button", class: "btn btn-ghost btn-danger", id: "cancel-match", text: say("table.cancel") });
     button.addEventListener("click", () => {
       client.cancelAsking = true;
       ask();
@@ -190,25 +188,24 @@ export function renderSeedInfo(box, { seed_hash: hash, seed, status }) {
   box.dataset.key = key;
   if (status === "aborted") {
     box.replaceChildren(el("p", { class: "muted", id: "seed-unused",
-      text: "This match never started, so its random seed was never used: there is nothing to check." }));
+      text: say("table.seed.unused") }));
     return;
   }
   const parts = [
-    el("p", { class: "muted", text: "SHA-256 of the match's random seed, fixed before the first shuffle:" }),
+    el("p", { class: "muted", text: say("table.seed.hash") }),
     el("code", { class: "hash", id: "seed-hash", text: hash || "–" }),
   ];
   if (seed) {
-    const check = el("p", { class: "seed-check", id: "seed-check", text: "checking…" });
-    parts.push(el("p", { class: "muted", text: "The seed, revealed now that the match is over:" }),
+    const check = el("p", { class: "seed-check", id: "seed-check", text: say("table.seed.checking") });
+    parts.push(el("p", { class: "muted", text: say("table.seed.revealed") }),
       el("code", { class: "hash", id: "seed-value", text: seed }), check);
     sha256Hex(seed).then((digest) => {
       const ok = digest === hash;
-      check.textContent = ok ? "✓ SHA-256(seed) matches the hash: every shuffle came from this seed."
-        : "✗ SHA-256(seed) does NOT match the hash shown at the start!";
+      check.textContent = ok ? `✓ ${say("table.seed.ok")}` : `✗ ${say("table.seed.bad")}`;
       check.className = ok ? "seed-check ok" : "seed-check bad";
     });
   } else {
-    parts.push(el("p", { class: "muted", text: "The seed itself is revealed when the match ends." }));
+    parts.push(el("p", { class: "muted", text: say("table.seed.later") }));
   }
   box.replaceChildren(...parts);
 }
@@ -236,8 +233,8 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
   const simultaneous = toAct.size > 1;
   const cards = (snapshot.seats || []).map((s) => {
     const badges = [];
-    if (s.seat === me) badges.push(el("span", { class: "badge badge-you", text: "you" }));
-    if (s.bot) badges.push(el("span", { class: "badge", text: "computer" }));
+    if (s.seat === me) badges.push(el("span", { class: "badge badge-you", text: say("table.badge.you") }));
+    if (s.bot) badges.push(el("span", { class: "badge", text: say("table.badge.computer") }));
     const where = away.has(s.seat) ? "away" : seatPresence(snapshot, s.seat, presence);
     if (where) {
       badges.push(el("span", {
@@ -245,17 +242,18 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
         dataset: { presence: where, testid: `presence-${s.seat}` },
       }));
     }
+    // the seat's state, a code of "table.state.*" (data-state keeps the code)
     let state = "";
     if (snapshot.status === "finished") {
       state = { win: "won", loss: "lost", draw: "draw" }[s.result] || "";
     } else if (snapshot.status === "aborted") {
-      state = s.user || s.bot ? "" : "nobody joined";
+      state = s.user || s.bot ? "" : "nobody_joined";
     } else if (snapshot.status === "waiting") {
-      state = s.user || s.bot ? "ready" : "waiting for a player…";
+      state = s.user || s.bot ? "ready" : "waiting";
     } else if (chosen.has(s.seat)) {
-      state = "has chosen ✓";
+      state = "chosen";
     } else if (toAct.has(s.seat)) {
-      state = simultaneous ? "choosing…" : "to move";
+      state = simultaneous ? "choosing" : "to_move";
     }
     const clock = el("span", { class: "seat-clock", dataset: { clockSeat: s.seat } });
     if (clockText) clock.textContent = clockText(s.seat) || "";
@@ -265,7 +263,7 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
     },
     el("div", { class: "seat-name" }, el("span", { class: "seat-dot", "aria-hidden": "true" }),
       s.user ? playerLink(s.user) : seatName(snapshot.seats, s.seat), ...badges),
-    el("div", { class: "seat-state" }, el("span", { class: "seat-status", text: state }), clock));
+    el("div", { class: "seat-state" }, el("span", { class: "seat-status", text: state ? say(`table.state.${state}`) : "", dataset: { state } }), clock));
   });
   box.replaceChildren(...cards);
 }
@@ -366,7 +364,7 @@ export class MatchClient {
     if (ui.back) ui.back.addEventListener("click", () => this.back());
     if (ui.resign) {
       ui.resign.addEventListener("click", () => {
-        if (window.confirm("Resign this match? It counts as a loss.")) this.resign();
+        if (window.confirm(say("table.resign.confirm"))) this.resign();
       });
     }
     window.addEventListener("online", () => this.reconnectNow());
@@ -415,7 +413,7 @@ export class MatchClient {
     socket.addEventListener("open", () => {
       if (this.socket !== socket) return;
       this.connected = true;
-      this.setStatus("online", "connected");
+      this.setStatus("online", say("table.conn.online"));
       this.send({
         type: "hello",
         since: this.version,
@@ -447,7 +445,7 @@ export class MatchClient {
       }
       if (event.code === POLICY_VIOLATION) {
         this.stopped = true;
-        this.setStatus("closed", "disconnected");
+        this.setStatus("closed", say("table.conn.closed"));
         return;
       }
       this.scheduleReconnect();
@@ -462,10 +460,10 @@ export class MatchClient {
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempts);
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempts += 1;
-    this.setStatus("offline", `offline — reconnecting in ${Math.ceil(delay / 1000)} s`);
+    this.setStatus("offline", say("table.conn.retry_in", { count: Math.ceil(delay / 1000) }));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      this.setStatus("offline", "offline — reconnecting…");
+      this.setStatus("offline", say("table.conn.retrying"));
       this.connect();
     }, delay);
   }
@@ -647,7 +645,7 @@ export class MatchClient {
       this.module.render(this.ui.root, this.snapshot, this);
     } catch (err) {
       console.error("render failed", err);
-      this.ui.root.replaceChildren(el("p", { class: "form-error", text: `Cannot draw the game: ${err.message}` }));
+      this.ui.root.replaceChildren(el("p", { class: "form-error", text: say("table.draw_failed", { message: err.message }) }));
     }
   }
 
@@ -687,7 +685,7 @@ export class MatchClient {
       node.classList.toggle("paused", ms !== null && !running);
       if (clock.clock === "bank") {
         node.dataset.bank = "true";
-        node.title = `time bank: ${formatTimeControl(clock)} per move`;
+        node.title = say("table.clock.bank", { clock: formatTimeControl(clock) });
       }
     }
   }

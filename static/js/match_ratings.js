@@ -3,6 +3,7 @@
 // then show each seat's change: "alice 1500 → 1658 (+158)", "?" while a rating is provisional.
 
 import { api, el, playerLink } from "/static/js/api.js";
+import { formatNumber, say } from "/static/js/messages.js";
 
 const POLL_MS = 500;
 const POLL_FOR_MS = 60000;
@@ -18,9 +19,9 @@ export function renderRatingChanges(box, body) {
     playerLink(c.user), " ",
     el("span", { class: `delta ${c.delta > 0 ? "up" : c.delta < 0 ? "down" : ""}` },
       `${c.rating_before} → ${c.rating_after}${c.provisional ? "?" : ""} (${signed(c.delta)})`),
-    c.points ? el("span", { class: "muted", text: ` · ${c.points} season points` }) : null));
-  box.replaceChildren(el("h2", { text: "Rating changes" }), el("ul", {}, ...items),
-    el("p", {}, el("a", { href: `/ladders/${encodeURIComponent(body.pool)}`, text: "See the ladder" })));
+    c.points ? el("span", { class: "muted", text: ` · ${say("table.ratings.points", { count: c.points, points: formatNumber(c.points) })}` }) : null));
+  box.replaceChildren(el("h2", { text: say("table.ratings.title") }), el("ul", {}, ...items),
+    el("p", {}, el("a", { href: `/ladders/${encodeURIComponent(body.pool)}`, text: say("table.ratings.ladder") })));
   box.dataset.state = "applied";
   box.hidden = false;
 }
@@ -33,13 +34,13 @@ export function watchRatings(client, box, match) {
     const until = performance.now() + POLL_FOR_MS;
     box.hidden = false;
     box.dataset.state = "waiting";
-    box.replaceChildren(el("p", { class: "muted", text: "Updating the ratings…" }));
+    box.replaceChildren(el("p", { class: "muted", text: say("table.ratings.updating") }));
     while (performance.now() < until) {
       try {
         const body = await api("GET", `/api/matches/${match.id}/ratings`);
         if (!body.counts) {
           box.dataset.state = "not_counted";
-          box.replaceChildren(el("p", { class: "muted", text: "This match does not count for the ratings (a computer played a seat)." }));
+          box.replaceChildren(el("p", { class: "muted", text: say("table.ratings.not_counted") }));
           return;
         }
         if (body.applied) {
@@ -52,7 +53,7 @@ export function watchRatings(client, box, match) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     box.dataset.state = "late";
-    box.replaceChildren(el("p", { class: "muted", text: "The ratings are not updated yet: see the players' profiles in a moment." }));
+    box.replaceChildren(el("p", { class: "muted", text: say("table.ratings.late") }));
   };
   const check = (snap) => {
     if (!started && snap && snap.status === "finished") {

@@ -8,10 +8,10 @@
 import { api, el } from "/static/js/api.js";
 import { errorText, say } from "/static/js/messages.js";
 
-/** `seats` (numbers) as "ann and bob" by the client's names. */
+/** `seats` (numbers) as "ann and bob" by the client's names ("table.and"). */
 function names(client, seats) {
   const list = seats.map((s) => client.seatName(s));
-  return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}` : list.join("");
+  return list.length > 1 ? say("table.and", { list: list.slice(0, -1).join(", "), last: list[list.length - 1] }) : list.join("");
 }
 
 /** Draw the rematch panel in `box` and keep it live for `client`'s match (`match`: the page's info). */

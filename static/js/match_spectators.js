@@ -9,7 +9,7 @@ export function watchSpectators(client, node) {
   if (!node) return;
   client.on("spectators", (frame) => {
     if (frame.match_id !== client.matchId) return;
-    node.textContent = frame.count === 1 ? say("spectators.one") : say("spectators.other", { count: frame.count });
+    node.textContent = say("spectators.count", { count: frame.count });
     node.dataset.count = String(frame.count);
     node.hidden = false;
   });

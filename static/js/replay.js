@@ -117,12 +117,12 @@ function show(i) {
   try {
     module.render($("game-root"), snapshot, client);
   } catch (err) {
-    $("game-root").replaceChildren(el("p", { class: "form-error", text: `Cannot draw this step: ${err.message}` }));
+    $("game-root").replaceChildren(el("p", { class: "form-error", text: say("replay.draw_failed", { message: err.message }) }));
   }
   renderSeats($("seats"), snapshot, { me: replay.seat });
   $("step-info").replaceChildren(
-    el("p", { class: "step-head" }, el("strong", { text: `Step ${index + 1} of ${steps.length}` }),
-      el("span", { class: "muted", text: ` · version ${step.version} · ${step.kind}` })),
+    el("p", { class: "step-head" }, el("strong", { text: say("replay.step_of", { n: index + 1, total: steps.length }) }),
+      el("span", { class: "muted", text: ` · ${say("replay.version", { version: step.version })} · ${say(`replay.kind.${step.kind}`, {}, step.kind)}` })),
     el("ul", { class: "step-lines", id: "step-lines" }, ...describe(step, client).map((t) => el("li", { text: t }))));
   $("replay-pos").textContent = `${index + 1} / ${steps.length}`;
   $("replay-slider").value = String(index);

@@ -45,10 +45,6 @@ DONE = (
     "tb.",
     "br.",
     "clan.",
-)
-#: the areas still English only: the next engineer moves them to DONE as they are translated
-PENDING = (
-    "deck.",
     "presence.",
     "notice.",
     "chat.",
@@ -57,7 +53,11 @@ PENDING = (
     "rematch.",
     "spectators.",
     "aborted.",
+    "table.",
+    "level.",
 )
+#: the areas still English only: the next engineer moves them to DONE as they are translated
+PENDING = ("deck.",)
 #: translations spelled as in English on purpose: each key with the languages where it is
 ALL = {"cs", "sk", "uk", "ru", "hu"}
 _SAME_AS_ENGLISH = {
@@ -73,6 +73,11 @@ _SAME_AS_ENGLISH = {
     # Battle Runes' step line "+{base} {what}, +{bonus} {bonus_what} ({condition})": signs and
     # placeholders only
     "br.step.points": ALL,
+    # a chat line is only its two placeholders; Czech and Slovak write the short units as English does
+    "chat.line": ALL,
+    "lobby.unit.s": {"cs", "sk"},
+    "lobby.unit.min": {"cs", "sk"},
+    "lobby.unit.h": {"cs", "sk"},
 }
 SAME_AS_ENGLISH = {loc: {k for k, langs in _SAME_AS_ENGLISH.items() if loc in langs} for loc in sorted(ALL)}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")

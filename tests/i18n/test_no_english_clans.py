@@ -30,7 +30,6 @@ from app.games.core import all_games
 from app.i18n.jinja import Language
 from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from app.main import create_app
-from app.web.challenges import OPTION_WORDS
 from app.web.games import web_parts
 from app.web.pages import templates
 from tests.clans.test_ladder_api import MONTH, _close_this_month, _credit
@@ -280,8 +279,9 @@ def test_the_challenge_forms_option_words_are_translated(world, locale):
 
 
 def test_every_option_word_of_the_games_is_marked():
-    """OPTION_WORDS (app/web/challenges.py) lists every label, choice and tag the games declare
-    (the teams of Fantasy súboj aside), and each is translated in every language."""
+    """Every label, choice and tag the games declare (app/web/games/<game>.py, marked ``N_``; the
+    teams of Fantasy súboj aside), as the challenge form and page show them, is translated in every
+    language and keeps its ``{value}``."""
     declared = set()
     for game in all_games():
         web = web_parts(game)
@@ -297,10 +297,10 @@ def test_every_option_word_of_the_games_is_marked():
                 declared.update(tag.get("values", {}).values())
                 if tag.get("else"):
                     declared.add(tag["else"])
-    assert declared <= set(OPTION_WORDS), sorted(declared - set(OPTION_WORDS))
+    assert len(declared) >= 40
     for locale in TRANSLATED:
         lang = Language.of(locale)
-        for word in OPTION_WORDS:
+        for word in sorted(declared):
             shown = lang.gettext(word)
             assert shown != word, (locale, word)
             assert ("{value}" in shown) == ("{value}" in word), (locale, word)
@@ -354,13 +354,13 @@ def test_every_history_row_and_challenge_status_is_translated(locale):
 def test_the_404_messages_are_translated(world):
     c, _data = world
     for path, words in (
-        ("/clans/NOPE", {"cs": "Klan 'NOPE' neexistuje.", "hu": "Nincs 'NOPE' nevű klán."}),
+        ("/clans/NOPE", {"cs": "Klan „NOPE“ neexistuje.", "hu": "Nincs „NOPE” klán."}),
         ("/challenges/999999", {"cs": "Výzva 999999 neexistuje.", "ru": "Вызова 999999 нет."}),
-        ("/clans/ladder/XX-1", {"sk": "Kraj 'XX-1' neexistuje.", "uk": "Регіону 'XX-1' немає."}),
+        ("/clans/ladder/XX-1", {"sk": "Oblasť „XX-1“ neexistuje.", "uk": "Регіону «XX-1» немає."}),
     ):
         for locale, text in words.items():
             r = c.get(path, params={"lang": locale})
-            assert r.status_code == 404 and text.replace("'", "&#39;") in r.text, (path, locale)
+            assert r.status_code == 404 and text in r.text, (path, locale)
 
 
 def test_months_are_named_in_the_pages_language(world):

@@ -39,11 +39,11 @@ PROPER = {
 }
 #: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
 #: native words ("run", Czech: "of the runes"; "most", Hungarian: "now"; "start", Czech: Treasure
-#: Beasts' nearest zone, the rulebook's "Старт")
+#: Beasts' nearest zone, the rulebook's "Старт"); "min", the Czech and Slovak abbreviation of minutes
 NATIVE = {
     "hu": {"most", "online", "paladin"},
-    "cs": {"online", "limit", "run", "paladin", "start"},
-    "sk": {"online", "limit", "bonus"},
+    "cs": {"online", "limit", "run", "paladin", "start", "min"},
+    "sk": {"online", "limit", "bonus", "min"},
     "uk": set(),
     "ru": set(),
 }

@@ -165,3 +165,51 @@ def game_data(game: str, options: Mapping[str, Any] | None = None) -> dict[str, 
     labels = web_parts(game).labels
     data["labels"] = dict(labels(catalog)) if labels is not None else {}
     return data
+
+
+def _tag_text(spec: Any, gettext: Callable[[str], str]) -> Any:
+    """An ``option_tags`` entry with its texts (marked ``N_()``) in the language of ``gettext``;
+    ``{value}`` stays for the page to fill."""
+    if isinstance(spec, str):
+        return gettext(spec)
+    out = dict(spec)
+    if "values" in spec:
+        out["values"] = {k: gettext(v) for k, v in spec["values"].items()}
+    if "else" in spec:
+        out["else"] = gettext(spec["else"])
+    return out
+
+
+def translated_options(web: GameWeb, gettext: Callable[[str], str]) -> dict[str, Any]:
+    """The lobby's view of ``web``'s options in the language of ``gettext`` (issue 15): the labels
+    and choice texts of ``lobby_options``, the texts of ``option_tags`` (``{value}`` kept: the page
+    fills it), the labels of ``team_modes``. The texts are English msgids marked ``N_()`` where
+    they are declared; the keys and values stay codes."""
+    lobby = {}
+    for key, spec in web.lobby_options.items():
+        entry = dict(spec)
+        entry["label"] = gettext(spec["label"])
+        if "choices" in spec:
+            entry["choices"] = [[value, gettext(text)] for value, text in spec["choices"]]
+        lobby[key] = entry
+    return {
+        "lobby_options": lobby,
+        "option_tags": {k: _tag_text(v, gettext) for k, v in web.option_tags.items()},
+        "team_modes": {k: {"label": gettext(v["label"]), "teams": list(v["teams"])} for k, v in web.team_modes.items()},
+    }
+
+
+def option_text(game: str, key: str, value: Any, gettext: Callable[[str], str] = str) -> str:
+    """How a match list shows the game's option ``key`` = ``value`` (``option_tags``), in the
+    language of ``gettext`` (as static/js/lobby.js's ``optionText``)."""
+    spec = web_parts(game).option_tags.get(key)
+    shown = str(value).lower() if isinstance(value, bool) else str(value)
+    if isinstance(spec, str):
+        return gettext(spec).replace("{value}", shown)
+    if isinstance(spec, Mapping):
+        values = spec.get("values", {})
+        if shown in values:
+            return gettext(values[shown])
+        if spec.get("else"):
+            return gettext(spec["else"]).replace("{value}", shown)
+    return f"{key.replace('_', ' ')}: {shown}"

@@ -147,17 +147,20 @@ WEB = GameWeb(
         "Both players secretly pick 3 of their 5 runes, then both picks are revealed and resolved together. "
         "Build your score to 50, or knock your opponent's down to 0."
     ),
+    # the texts are msgids (N_), translated where shown (translated_options, option_text)
     lobby_options={
-        "win_score": {"label": "Winning score", "type": "number", "min": 1},
-        "start_score": {"label": "Starting score", "type": "number", "min": 1},
+        "win_score": {"label": N_("Winning score"), "type": "number", "min": 1},
+        "start_score": {"label": N_("Starting score"), "type": "number", "min": 1},
     },
     option_tags={
-        "win_score": "first to {value}",
-        "start_score": "start at {value}",
-        "max_turns": {"values": {"0": "no turn limit"}, "else": "at most {value} turns"},
-        "r2p5_bonus_kind": "R2+5 bonus: {value}",
+        "win_score": N_("first to {value}"),
+        "start_score": N_("start at {value}"),
+        "max_turns": {"values": {"0": N_("no turn limit")}, "else": N_("turn limit: {value}")},
+        "r2p5_bonus_kind": {
+            "values": {"destruction": N_("R2+5 bonus: destruction"), "construction": N_("R2+5 bonus: construction")}
+        },
         "zero_blocks_swap_all": {
-            "values": {"true": "Zero blocks Total Swap", "false": "Zero does not block Total Swap"}
+            "values": {"true": N_("Zero blocks Total Swap"), "false": N_("Zero does not block Total Swap")}
         },
     },
     labels=faces,

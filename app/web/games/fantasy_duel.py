@@ -71,10 +71,10 @@ def alternating(teams: int, size: int) -> list[int]:
 
 #: the team layouts the lobby offers (spec 8 names 2 vs 2; issue 10 asks for these four)
 TEAM_MODES = {
-    "2v2": {"label": "2 vs 2", "teams": alternating(2, 2)},
-    "3v3": {"label": "3 vs 3", "teams": alternating(2, 3)},
-    "4v4": {"label": "4 vs 4", "teams": alternating(2, 4)},
-    "2v2v2": {"label": "2 vs 2 vs 2", "teams": alternating(3, 2)},
+    "2v2": {"label": N_("2 vs 2"), "teams": alternating(2, 2)},
+    "3v3": {"label": N_("3 vs 3"), "teams": alternating(2, 3)},
+    "4v4": {"label": N_("4 vs 4"), "teams": alternating(2, 4)},
+    "2v2v2": {"label": N_("2 vs 2 vs 2"), "teams": alternating(3, 2)},
 }
 
 
@@ -153,32 +153,38 @@ WEB = GameWeb(
         "2 to 8 players, one shared deck, every army of 3 units face up. Attack with attack + dice "
         "against defence, fill your prison, and score a point for every prisoner and every survivor."
     ),
+    # the texts are msgids (N_), translated where shown (translated_options, option_text)
     lobby_options={
-        "packs": {"label": "Packs of 36 units in the deck", "type": "number", "min": 1},
+        "packs": {"label": N_("Packs of 36 units in the deck"), "type": "number", "min": 1},
         "stalemate_rounds": {
-            "label": "Quiet rounds that end the game once the deck is empty",
+            "label": N_("Quiet rounds that end the game once the deck is empty"),
             "type": "number",
             "min": 1,
         },
         "recruit_swap_prison": {
-            "label": "After recruiting, the released unit goes to",
+            "label": N_("After recruiting, the released unit goes to"),
             "type": "select",
-            "choices": [["winner", "the winner's prison"], ["loser", "the loser's prison"]],
+            "choices": [["winner", N_("the winner's prison")], ["loser", N_("the loser's prison")]],
         },
         "poison_attacker_ignores_taunt_and_fire": {
-            "label": "Poison attackers ignore Taunt and Defensive fire",
+            "label": N_("Poison attackers ignore Taunt and Defensive fire"),
             "type": "checkbox",
         },
     },
     option_tags={
-        "packs": "{value} packs",
+        "packs": N_("packs: {value}"),
         "teams": {
-            "values": {",".join(map(str, m["teams"])): f"teams {m['label']}" for m in TEAM_MODES.values()},
-            "else": "teams {value}",
+            "values": {
+                "0,1,0,1": N_("teams 2 vs 2"),
+                "0,1,0,1,0,1": N_("teams 3 vs 3"),
+                "0,1,0,1,0,1,0,1": N_("teams 4 vs 4"),
+                "0,1,2,0,1,2": N_("teams 2 vs 2 vs 2"),
+            },
+            "else": N_("teams {value}"),
         },
-        "stalemate_rounds": "ends after {value} quiet rounds",
-        "recruit_swap_prison": {"values": {"loser": "recruit: released unit to the loser"}},
-        "poison_attacker_ignores_taunt_and_fire": {"values": {"true": "poison ignores Taunt and fire"}},
+        "stalemate_rounds": N_("quiet rounds to the end: {value}"),
+        "recruit_swap_prison": {"values": {"loser": N_("recruit: released unit to the loser")}},
+        "poison_attacker_ignores_taunt_and_fire": {"values": {"true": N_("poison ignores Taunt and fire")}},
     },
     team_modes=TEAM_MODES,
     labels=labels,

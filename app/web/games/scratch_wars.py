@@ -98,31 +98,38 @@ WEB = GameWeb(
     ),
     lobby_options={
         "level": {
-            "label": "Rules level",
+            "label": N_("Rules level"),
             "type": "select",
             "choices": [
-                [1, "Level 1: every segment attacks the hero"],
-                [2, "Level 2: times of day and hero bonuses"],
-                [3, "Level 3: the full duel, with energy"],
+                [1, N_("Level 1: every segment attacks the hero")],
+                [2, N_("Level 2: times of day and hero bonuses")],
+                [3, N_("Level 3: the full duel, with energy")],
             ],
         },
         "effects": {
-            "label": "Effects at level 2",
+            "label": N_("Effects at level 2"),
             "type": "select",
             "show_if": {"level": 2},
             "choices": [
-                ["distinguished", "Distinguished (2b): each icon does its own thing"],
-                ["every_effect_attacks", "Every effect attacks the hero (2a)"],
+                ["distinguished", N_("Distinguished (2b): each icon does its own thing")],
+                ["every_effect_attacks", N_("Every effect attacks the hero (2a)")],
             ],
         },
-        "random_loadouts": {"label": "Random heroes and weapons for both (no loadout choice)", "type": "checkbox"},
+        "random_loadouts": {"label": N_("Random heroes and weapons for both (no loadout choice)"), "type": "checkbox"},
     },
     option_tags={
-        "level": "level {value}",
+        "level": N_("level {value}"),
         "effects": {
             "values": {
-                "every_effect_attacks": "every effect attacks (2a)",
-                "distinguished": "effects distinguished (2b)",
+                "every_effect_attacks": N_("every effect attacks (2a)"),
+                "distinguished": N_("effects distinguished (2b)"),
+            }
+        },
+        "random_loadouts": {"values": {"true": N_("random loadouts"), "false": N_("loadouts chosen")}},
+        "permanent_order": {
+            "values": {
+                "choose": N_("the owner orders permanent attacks"),
+                "loadout": N_("permanent attacks in loadout order"),
             }
         },
     },

@@ -53,19 +53,29 @@ WEB = GameWeb(
         "Hidden castles on a little board, for children and their parents: roll the die and turn castles "
         "round (Quest), or move and attack (Victory). Find the other side's Flag to win."
     ),
+    # the texts are msgids (N_), translated where shown (translated_options, option_text)
     lobby_options={
         "variant": {
-            "label": "Quest or Victory",
+            "label": N_("Quest or Victory"),
             "type": "select",
-            "choices": [["victory", "Victory: move and attack"], ["quest", "Quest: dice, castles never move"]],
+            "choices": [["victory", N_("Victory: move and attack")], ["quest", N_("Quest: dice, castles never move")]],
         },
-        "memory_aid": {"label": "Memory aid: castles you have seen stay shown", "type": "checkbox"},
-        "move_cap": {"label": "Turn limit (0 = none; a draw when reached)", "type": "number", "min": 0},
+        "memory_aid": {"label": N_("Memory aid: castles you have seen stay shown"), "type": "checkbox"},
+        "move_cap": {"label": N_("Turn limit (0 = none; a draw when reached)"), "type": "number", "min": 0},
     },
     option_tags={
-        "variant": {"values": {"quest": "Quest (dice)", "victory": "Victory (moves)"}, "always": True},
-        "memory_aid": {"values": {"true": "memory aid", "false": "no memory aid"}},
-        "move_cap": {"values": {"0": "no move limit"}, "else": "at most {value} moves"},
+        "variant": {"values": {"quest": N_("Quest (dice)"), "victory": N_("Victory (moves)")}, "always": True},
+        "memory_aid": {"values": {"true": N_("memory aid"), "false": N_("no memory aid")}},
+        "move_cap": {"values": {"0": N_("no move limit")}, "else": N_("move limit: {value}")},
+        "black_knight_returns_jester": {
+            "values": {
+                "true": N_("the Black Knight returns the Jester"),
+                "false": N_("the Black Knight returns nobody"),
+            }
+        },
+        "black_knight_return_optional": {
+            "values": {"true": N_("returning is optional"), "false": N_("returning is a must")}
+        },
     },
     labels=names,
     rules_context=_rules_context,

@@ -162,25 +162,37 @@ WEB = GameWeb(
         "2 to 6 players draft creatures, send them from Start through the Bushes to the Center, "
         "and take, steal and fight over treasure: the first to hold 12 wins."
     ),
+    # the texts are msgids (N_), translated where shown (translated_options, option_text)
     lobby_options={
-        "max_rounds": {"label": "Rounds before the richest player wins (0: no limit)", "type": "number", "min": 0},
+        "max_rounds": {
+            "label": N_("Rounds before the richest player wins (0: no limit)"),
+            "type": "number",
+            "min": 0,
+        },
         "creature_actions": {
-            "label": "Creature actions per turn",
+            "label": N_("Creature actions per turn"),
             "type": "select",
-            "choices": [["per_kind", "one of each kind"], ["one_total", "one in all"]],
+            "choices": [["per_kind", N_("one of each kind")], ["one_total", N_("one in all")]],
         },
         "threat_scope": {
-            "label": "Threat protects",
+            "label": N_("Threat protects"),
             "type": "select",
-            "choices": [["owner", "its owner only"], ["global", "against everything"]],
+            "choices": [["owner", N_("its owner only")], ["global", N_("against everything")]],
         },
-        "turn_ends_at_zero_ap": {"label": "The turn ends when the last action point is spent", "type": "checkbox"},
+        "turn_ends_at_zero_ap": {
+            "label": N_("The turn ends when the last action point is spent"),
+            "type": "checkbox",
+        },
     },
     option_tags={
-        "max_rounds": "{value} rounds",
-        "creature_actions": {"values": {"one_total": "one creature action a turn"}},
-        "threat_scope": {"values": {"global": "global Threat"}},
-        "turn_ends_at_zero_ap": {"values": {"false": "pass to end a turn"}},
+        "max_rounds": {"values": {"0": N_("no round limit")}, "else": N_("round limit: {value}")},
+        "creature_actions": {"values": {"one_total": N_("one creature action a turn")}},
+        "threat_scope": {"values": {"global": N_("global Threat")}},
+        "turn_ends_at_zero_ap": {"values": {"false": N_("pass to end a turn")}},
+        "center_treasure": {
+            "values": {"unlimited": N_("treasure in the centre: no limit")},
+            "else": N_("treasure in the centre: {value}"),
+        },
     },
     labels=labels,
     rules_context=_rules_context,
