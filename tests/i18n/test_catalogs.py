@@ -30,7 +30,7 @@ from app.settings import ROOT
 
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the browser's areas (key prefixes) translated into every language
-DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.")
+DONE = ("error.", "form.", "log.", "reason.", "lobby.", "sw.", "rank.", "result.", "reward.", "sj.")
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = (
     "deck.",
@@ -49,8 +49,11 @@ PENDING = (
     "tb.",
 )
 #: translations spelled as in English on purpose: loanwords the gettext catalogs use too (the rank
-#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's)
-SAME_AS_ENGLISH = {"cs": {"rank.lord"}, "sk": {"rank.lord"}, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
+#: badge says "Lord" in templates/_rank.html's Czech, Slovak and Hungarian, and so does the browser's);
+#: the Stratego Junior games' names, which the Czech and Slovak rulebooks print as "Quest" and "Victory"
+#: (the Hungarian one names them "Csata" and "Győzelem")
+SJ_GAMES = {"sj.variant.quest", "sj.variant.victory"}
+SAME_AS_ENGLISH = {"cs": {"rank.lord"} | SJ_GAMES, "sk": {"rank.lord"} | SJ_GAMES, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
