@@ -30,16 +30,15 @@ PROPER = {
     "json",
     "bot",
     "english",
-    "quest",
-    "victory",
-    "flag",
 }
-#: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
-#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
+#: words spelled as in English that belong to these languages: loanwords ("online", "limit"),
+#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now") and names the language's own
+#: texts keep in English (Stratego Junior's games "Quest" and "Victory": so named by the Czech and Slovak
+#: rulebooks; the Hungarian one calls them "Csata" and "Győzelem", and Ukrainian and Russian translate them)
 NATIVE = {
     "hu": {"most", "online"},
-    "cs": {"online", "limit", "run"},
-    "sk": {"online", "limit"},
+    "cs": {"online", "limit", "run", "quest", "victory"},
+    "sk": {"online", "limit", "quest", "victory"},
     "uk": set(),
     "ru": set(),
 }
