@@ -332,11 +332,23 @@ def test_stratego_junior_rules_page_shows_the_castles(client):
         if p["strength"] is not None:
             assert f"strength {p['strength']}" in r.text
     # each castle's original (Hungarian) name, and beside it the page's word (docs/i18n.md)
-    names = {"king": "King", "princess": "Princess", "knight": "Knight", "unicorn": "Unicorn", "dwarf": "Dwarf"}
-    names |= {"wizard": "Wizard", "dragon": "Dragon", "flag": "Flag", "black_knight": "Black Knight", "jester": "Jester"}
+    names = {
+        "king": "King",
+        "princess": "Princess",
+        "knight": "Knight",
+        "unicorn": "Unicorn",
+        "dwarf": "Dwarf",
+        "wizard": "Wizard",
+        "dragon": "Dragon",
+        "flag": "Flag",
+        "black_knight": "Black Knight",
+        "jester": "Jester",
+    }
     for piece, name in names.items():
         original = ORIGINAL_NAMES[piece]
-        assert f'<h3><span class="sj-original" lang="hu">{original}</span> <span class="sj-here">({name})</span>' in r.text
+        assert (
+            f'<h3><span class="sj-original" lang="hu">{original}</span> <span class="sj-here">({name})</span>' in r.text
+        )
     # the difficulties in words, the algorithm's name only in the tooltip (issue 16)
     levels = ", ".join(
         f'<span class="level-name" title="algorithm: {lv}">{name}</span>'

@@ -53,7 +53,13 @@ PENDING = (
 #: the Stratego Junior games' names, which the Czech and Slovak rulebooks print as "Quest" and "Victory"
 #: (the Hungarian one names them "Csata" and "Győzelem")
 SJ_GAMES = {"sj.variant.quest", "sj.variant.victory"}
-SAME_AS_ENGLISH = {"cs": {"rank.lord"} | SJ_GAMES, "sk": {"rank.lord"} | SJ_GAMES, "hu": {"rank.lord"}, "uk": set(), "ru": set()}
+SAME_AS_ENGLISH = {
+    "cs": {"rank.lord"} | SJ_GAMES,
+    "sk": {"rank.lord"} | SJ_GAMES,
+    "hu": {"rank.lord"},
+    "uk": set(),
+    "ru": set(),
+}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 JS_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
