@@ -6,7 +6,8 @@ phase, the board reads no English word (``english_on_page``'s rule: tests/i18n/w
   status, the rules in a nutshell, a hint after a castle put on the wrong kind of place);
 * play: the status line, the legend and the taken castles;
 * a battle: in Victory an attack (both castles revealed), in Quest a castle turned round after the die;
-* the log (the engine's events, from codes) and the result after resigning;
+* the log (the engine's events, from codes) and the result after resigning, and the board of the
+  replay;
 
 and the "My setups" page draws its list and editor in the language. The walk reads the game's parts
 of the match page (the board, ``#game-root``, and the log, ``#log``); the match page's frame (seats,
@@ -74,11 +75,14 @@ def english_in(page: Page, locale: str, selector: str, *names: str) -> dict[str,
     return english_in_text(page.evaluate(_VISIBLE_IN_JS, [selector, TABLE_PARTS]), locale, *names)
 
 
-def check(page: Page, locale: str, where: str, name: str, selector: str = "#game-root, #log") -> None:
-    """No English word in ``selector``; the players' names (the computer's seat name is the table's
-    words, match_client.js's seatName) may stay as they are."""
-    seats = page.evaluate("() => window.matchClient ? [0, 1].map((s) => window.matchClient.seatName(s)) : []")
-    found = english_in(page, locale, selector, name, *seats)
+def seat_names(page: Page) -> list[str]:
+    """The seats' names on a match page (the computer's is the table's words, match_client.js's seatName)."""
+    return page.evaluate("() => window.matchClient ? [0, 1].map((s) => window.matchClient.seatName(s)) : []")
+
+
+def check(page: Page, locale: str, where: str, *names: str, selector: str = "#game-root, #log") -> None:
+    """No English word in ``selector``; the players' names may stay as they are."""
+    found = english_in(page, locale, selector, *names, *seat_names(page))
     assert found == {}, f"{locale}, {where}: English words {found}"
 
 
@@ -195,9 +199,17 @@ def test_the_stratego_junior_board_speaks_the_language(new_page, locale):
         expect(result.locator(".result-headline")).to_have_text(words["loss"])
         expect(page.locator('#sj-status[data-state="over"]')).to_be_visible(timeout=LONG)
         check(page, locale, f"{variant}: the result", name)
+        seats = seat_names(page)
         shot(page, f"i18n-{locale}-{variant}-result")
         log = page.locator("#log").inner_text()
         assert log.strip(), "the log is empty"
+
+    # the last match's replay, at its last step: the board with every castle shown
+    page.goto(f"/matches/{match_id}/replay?lang={locale}")
+    expect(page.locator("#replay-last")).to_be_enabled(timeout=LONG)
+    page.click("#replay-last")
+    expect(page.locator('#game-root .sj-board [data-testid="castle"]').first).to_be_visible(timeout=LONG)
+    check(page, locale, "the replay", name, *seats, selector="#game-root")
 
     # the "My setups" page: the editor, a saved setup in the list, the question before deleting it
     page.goto(f"/decks/stratego_junior?lang={locale}")
@@ -213,5 +225,5 @@ def test_the_stratego_junior_board_speaks_the_language(new_page, locale):
     # the check can fail: the same page in English is full of English words
     page.goto("/decks/stratego_junior?lang=en")
     expect(page.locator("#sj-random")).to_be_visible(timeout=LONG)
-    assert {"random", "clear", "saved"} <= {w.lower() for w in english_in(page, "en", "main", name)}
+    assert {"saved", "setup", "castles"} <= {w.lower() for w in english_in(page, "en", "main", name)}
     assert not [e for e in w.errors if not re.search(r"Failed to load resource", e)], w.errors
