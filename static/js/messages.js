@@ -921,7 +921,7 @@ export const WORDS = {
   "sj.waiting.copy_by_hand": "Select and copy the link",
   "sj.waiting.players": "Players so far: {names}",
   "sj.waiting.nobody": "none",
-  "sj.waiting.expiry": "If nobody joins within {duration}, it is closed by itself.",
+  "sj.waiting.expiry": "If nobody joins, it closes by itself after this time: {duration}.",
   // the log: inputs
   "sj.input.placed.you": "You placed your castles.",
   "sj.input.placed": "{who} has placed their castles (hidden).",

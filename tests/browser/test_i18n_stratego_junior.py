@@ -2,6 +2,7 @@
 for each language a player plays both games against the computer (Victory and Quest) and, at every
 phase, the board reads no English word (``english_on_page``'s rule: tests/i18n/walk.py):
 
+* a match waiting for a second player (the panel with its rules and link);
 * the setup phase (the tray with each castle's original name and the page's word beside it, the
   status, the rules in a nutshell, a hint after a castle put on the wrong kind of place);
 * play: the status line, the legend and the taken castles;
@@ -65,8 +66,9 @@ _VISIBLE_IN_JS = """([selector, skip]) => {
 }"""
 
 
-#: the table's parts the game's root holds: the rematch offer under the result (match_rematch.js)
-TABLE_PARTS = "#rematch-panel"
+#: the table's parts the game's root holds: the rematch offer under the result (match_rematch.js), the
+#: buttons to join or cancel a waiting match (match_client.js); and the page's address shown to copy
+TABLE_PARTS = "#rematch-panel, #cancel-match-box, #join-match, code.hash"
 
 
 def english_in(page: Page, locale: str, selector: str, *names: str) -> dict[str, str]:
@@ -171,6 +173,15 @@ def test_the_stratego_junior_board_speaks_the_language(new_page, locale):
     signup(page, name)
     rng = random.Random(15)
     words = WORDS[locale]
+
+    # a match waiting for a second person: the panel with the match's rules and its link
+    r = page.request.post(
+        "/api/matches", data={"game": "stratego_junior", "options": {"variant": "quest", "memory_aid": True}}
+    )
+    assert r.status == 201, r.text()
+    page.goto(f"/matches/{r.json()['id']}?lang={locale}")
+    expect(page.locator("#waiting-for-players #match-rules")).to_contain_text(words["quest"], timeout=LONG)
+    check(page, locale, "waiting for a second player", name)
 
     for variant in ("victory", "quest"):
         match_id = computer_match(page, variant)

@@ -1351,6 +1351,19 @@ function resultBanner(outcome, seat, nm, snapshot, client) {
       matchId && !(client && client.showPicks) ? el("a", { class: "btn btn-ghost", href: `/matches/${matchId}/replay`, id: "watch-replay", text: say("sj.result.watch_replay") }) : null));
 }
 
+/** "10 minutes" in the page's language (Intl's units), for the waiting panel. */
+function durationText(seconds) {
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    if (seconds % size !== 0) continue;
+    try {
+      return new Intl.NumberFormat(pageLocale(), { style: "unit", unit, unitDisplay: "long" }).format(seconds / size);
+    } catch (err) {
+      break;
+    }
+  }
+  return formatDuration(seconds);
+}
+
 function waitingForPlayers(snapshot, nm, client) {
   const url = window.location.href.replace(/\/replay$/, "");
   const copy = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sj.waiting.copy") });
@@ -1378,7 +1391,7 @@ function waitingForPlayers(snapshot, nm, client) {
     el("p", {}, el("code", { class: "hash", text: url }), " ", copy),
     el("p", { class: "muted", text: say("sj.waiting.players", { names: players.length ? listText(players) : say("sj.waiting.nobody") }) }),
     cancel ? el("p", { class: "waiting-cancel" }, cancel,
-      el("span", { class: "muted small", text: expiry ? ` ${say("sj.waiting.expiry", { duration: formatDuration(expiry) })}` : "" })) : null);
+      el("span", { class: "muted small", text: expiry ? ` ${say("sj.waiting.expiry", { duration: durationText(expiry) })}` : "" })) : null);
 }
 
 // ================================================================== the log
