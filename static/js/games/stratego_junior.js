@@ -36,10 +36,10 @@ function note(id) {
   return knows(`sj.note.${id}`) ? say(`sj.note.${id}`) : "";
 }
 
-/** `items` joined as a list in the page's language ("A, B and C"). */
-function listText(items) {
+/** `items` joined as a list in the page's language: "A, B and C" (`type` "disjunction": "A, B or C"). */
+function listText(items, type = "conjunction") {
   try {
-    return new Intl.ListFormat(pageLocale(), { type: "conjunction" }).format(items);
+    return new Intl.ListFormat(pageLocale(), { type }).format(items);
   } catch (err) {
     return items.join(", ");
   }
@@ -142,9 +142,9 @@ export function sidePieces() {
   return { small, big };
 }
 
-/** The big castles' names as a list: "Flag, Black Knight and Jester". */
-function bigNamesText() {
-  return listText(sidePieces().big.map(pieceName));
+/** The big castles' names as a list: "Flag, Black Knight and Jester" (or "... or Jester"). */
+function bigNamesText(type = "conjunction") {
+  return listText(sidePieces().big.map(pieceName), type);
 }
 
 /** "Put your big castles (Flag, Black Knight and Jester) in your towers, and the 16 small castles
@@ -495,7 +495,7 @@ export function editorClick(st, target) {
   const wantBig = target.kind === "tower";
   if (!st.sel) {
     if (here) st.sel = { ...target };
-    else st.hint = wantBig ? say("sj.hint.choose_big", { names: bigNamesText() }) : say("sj.hint.choose_first");
+    else st.hint = wantBig ? say("sj.hint.choose_big", { names: bigNamesText("disjunction") }) : say("sj.hint.choose_first");
     return true;
   }
   if (st.sel.kind === "tray") {
