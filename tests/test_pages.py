@@ -316,6 +316,8 @@ def test_stratego_junior_match_and_replay_pages_load_its_module_and_stylesheet(c
 
 
 def test_stratego_junior_rules_page_shows_the_castles(client):
+    from app.web.games.stratego_junior import ORIGINAL_NAMES
+
     r = client.get("/games/stratego_junior")
     assert r.status_code == 200
     assert "Stratego Junior: rules" in r.text
@@ -329,9 +331,24 @@ def test_stratego_junior_rules_page_shows_the_castles(client):
         assert f"{p['count']} per side" in r.text
         if p["strength"] is not None:
             assert f"strength {p['strength']}" in r.text
-    names = ("King", "Princess", "Knight", "Unicorn", "Dwarf", "Wizard", "Dragon", "Flag", "Black Knight", "Jester")
-    for name in names:
-        assert f"<h3>{name}" in r.text
+    # each castle's original (Hungarian) name, and beside it the page's word (docs/i18n.md)
+    names = {
+        "king": "King",
+        "princess": "Princess",
+        "knight": "Knight",
+        "unicorn": "Unicorn",
+        "dwarf": "Dwarf",
+        "wizard": "Wizard",
+        "dragon": "Dragon",
+        "flag": "Flag",
+        "black_knight": "Black Knight",
+        "jester": "Jester",
+    }
+    for piece, name in names.items():
+        original = ORIGINAL_NAMES[piece]
+        assert (
+            f'<h3><span class="sj-original" lang="hu">{original}</span> <span class="sj-here">({name})</span>' in r.text
+        )
     # the difficulties in words, the algorithm's name only in the tooltip (issue 16)
     levels = ", ".join(
         f'<span class="level-name" title="algorithm: {lv}">{name}</span>'
@@ -488,7 +505,7 @@ def test_board_geometry_and_castles_reach_the_stratego_pages(client):
         data = page_json(client.get(path).text, "game-data")
         assert data["geometry"] == rules.geometry(), path
         assert data["catalog"] == rules.catalog(), path
-        assert data["labels"]["black_knight"] == "Black Knight", path
+        assert data["labels"]["black_knight"] == "Fekete lovag", path  # the original name
     rules_page = client.get("/games/stratego_junior").text
     geometry = rules.geometry()
     assert f"The board has {geometry['columns']} columns" in rules_page

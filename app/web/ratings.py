@@ -36,18 +36,16 @@ router = APIRouter(include_in_schema=False)
 
 #: the size of a rating-history chart, in SVG user units (the page scales it to its width)
 CHART_W, CHART_H, CHART_PAD = 600, 180, 24
-#: Stratego Junior's variants: their own names, with the page language's words beside them
+#: Stratego Junior's games, named as each language's rulebook names them (the Czech and Slovak ones
+#: keep "Quest" and "Victory", the Hungarian one says "Csata" and "Győzelem"; docs/i18n.md)
 _VARIANTS = {"quest": N_("Quest"), "victory": N_("Victory")}
 
 
 def part_name(part: Mapping[str, Any], language: Language = ENGLISH) -> str | None:
-    """The part of a game a pool covers, in ``language``: ``"Quest"`` (a variant keeps its own
-    name, with the language's word beside it: ``"Quest (Výprava)"``), ``"level 2"`` (``"úroveň
-    2"``); ``None`` for a whole game."""
+    """The part of a game a pool covers, in ``language``: ``"Quest"`` (``"Csata"`` in Hungarian),
+    ``"level 2"`` (``"úroveň 2"``); ``None`` for a whole game."""
     if "variant" in part:
-        name = _VARIANTS.get(part["variant"], str(part["variant"]))
-        words = language.gettext(name)
-        return name if words == name else f"{name} ({words})"
+        return language.gettext(_VARIANTS.get(part["variant"], str(part["variant"])))
     if "level" in part:
         return language.gettext(N_("level %(level)s")) % {"level": part["level"]}
     return None

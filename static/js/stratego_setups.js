@@ -3,7 +3,7 @@
 // editor. A setup's data is {towers: [ids], rows: [[ids] x depth]} in its owner's orientation, of
 // the board the server describes (the page's game-data: geometry and catalog).
 import { api, el, showError } from "/static/js/api.js";
-import { deckErrorText, errorText } from "/static/js/messages.js";
+import { deckErrorText, errorText, say } from "/static/js/messages.js";
 import {
   GAME, castleCount, castleTile, draftFrom, draftPayload, emptyDraft, isComplete, placementEditor, setup,
 } from "/static/js/games/stratego_junior.js";
@@ -21,7 +21,7 @@ let deleting = null; // deck id
 const st = { draft: null, sel: null, hint: "", colour: 0, name: "", msg: "", ok: false };
 
 function message(err, name) {
-  return deckErrorText(err, { item: "setup", name });
+  return deckErrorText(err, { item: say("sj.deck.item"), name });
 }
 
 async function refresh() {
@@ -45,7 +45,7 @@ function mini(data) {
 
 function drawList() {
   if (!decks.length) {
-    listBox.replaceChildren(el("li", { class: "muted", id: "sj-no-decks", text: "No saved setups yet. Place your castles on the right and save them." }));
+    listBox.replaceChildren(el("li", { class: "muted", id: "sj-no-decks", text: say("sj.setups.none") }));
     return;
   }
   listBox.replaceChildren(...decks.map((deck) => {
@@ -53,13 +53,13 @@ function drawList() {
     const error = el("p", { class: "form-error sj-deck-error", hidden: true });
     const head = el("div", { class: "sj-deck-head" });
     if (renaming === deck.id) {
-      const input = el("input", { type: "text", value: deck.name, maxlength: "60", "aria-label": "New name", class: "sj-rename-input" });
-      const save = el("button", { type: "button", class: "btn btn-small", text: "Save name", dataset: { action: "rename-save" } });
-      const cancel = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Cancel" });
+      const input = el("input", { type: "text", value: deck.name, maxlength: "60", "aria-label": say("sj.setups.new_name"), class: "sj-rename-input" });
+      const save = el("button", { type: "button", class: "btn btn-small", text: say("sj.setups.save_name"), dataset: { action: "rename-save" } });
+      const cancel = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sj.setups.cancel") });
       const doSave = async () => {
         const name = input.value.trim();
         if (!name) {
-          showError(error, "A setup needs a name.");
+          showError(error, say("sj.setups.needs_name"));
           return;
         }
         try {
@@ -81,18 +81,18 @@ function drawList() {
       head.append(el("div", { class: "sj-rename" }, input, save, cancel));
       setTimeout(() => input.focus(), 0);
     } else {
-      const edit = el("button", { type: "button", class: "btn btn-small", text: "Edit", dataset: { action: "edit" } });
+      const edit = el("button", { type: "button", class: "btn btn-small", text: say("sj.setups.edit"), dataset: { action: "edit" } });
       edit.addEventListener("click", () => openDeck(deck));
-      const rename = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Rename", dataset: { action: "rename" } });
+      const rename = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sj.setups.rename"), dataset: { action: "rename" } });
       rename.addEventListener("click", () => { renaming = deck.id; deleting = null; drawList(); });
-      const del = el("button", { type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Delete", dataset: { action: "delete" } });
+      const del = el("button", { type: "button", class: "btn btn-small btn-ghost btn-danger", text: say("sj.setups.delete"), dataset: { action: "delete" } });
       del.addEventListener("click", () => { deleting = deck.id; renaming = null; drawList(); });
       head.append(el("span", { class: "sj-deck-name", text: deck.name }), el("span", { class: "sj-deck-actions" }, edit, rename, del));
     }
     item.append(head);
     if (deleting === deck.id) {
-      const yes = el("button", { type: "button", class: "btn btn-small btn-danger", text: "Yes, delete it", dataset: { action: "delete-yes" } });
-      const no = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "No, keep it" });
+      const yes = el("button", { type: "button", class: "btn btn-small btn-danger", text: say("sj.setups.delete_yes"), dataset: { action: "delete-yes" } });
+      const no = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sj.setups.delete_no") });
       yes.addEventListener("click", async () => {
         try {
           await api("DELETE", `/api/decks/${deck.id}`);
@@ -104,7 +104,7 @@ function drawList() {
         }
       });
       no.addEventListener("click", () => { deleting = null; drawList(); });
-      item.append(el("p", { class: "sj-confirm-delete" }, `Delete “${deck.name}”? `, yes, " ", no));
+      item.append(el("p", { class: "sj-confirm-delete" }, `${say("sj.setups.delete_confirm", { name: deck.name })} `, yes, " ", no));
     }
     item.append(mini(deck.data), error);
     return item;
@@ -137,7 +137,7 @@ function newSetup() {
 async function save(asNew) {
   const name = (st.name || "").trim();
   if (!name) {
-    st.msg = "Give the setup a name first.";
+    st.msg = say("sj.save.need_name");
     st.ok = false;
     drawEditor();
     return;
@@ -149,7 +149,7 @@ async function save(asNew) {
       : await api("POST", "/api/decks", body);
     current = deck;
     st.name = deck.name;
-    st.msg = `Saved “${deck.name}”.`;
+    st.msg = say("sj.setups.saved", { name: deck.name });
     st.ok = true;
     await refresh();
   } catch (err) {
@@ -160,27 +160,27 @@ async function save(asNew) {
 }
 
 function drawEditor() {
-  title.textContent = current ? `Editing “${current.name}”` : "New setup";
+  title.textContent = current ? say("sj.setups.editing", { name: current.name }) : say("sj.setups.new");
   const complete = isComplete(st.draft);
   const nameInput = el("input", {
-    type: "text", id: "sj-deck-name", maxlength: "60", placeholder: "Name, e.g. “Dragons guard the flag”",
-    value: st.name || "", "aria-label": "Name of the setup",
+    type: "text", id: "sj-deck-name", maxlength: "60", placeholder: say("sj.setups.name_placeholder"),
+    value: st.name || "", "aria-label": say("sj.save.name"),
   });
   nameInput.addEventListener("input", () => { st.name = nameInput.value; });
   nameInput.addEventListener("keydown", (e) => { if (e.key === "Enter" && complete) { e.preventDefault(); save(false); } });
   const saveButton = el("button", { type: "button", class: "btn", id: "sj-deck-save", disabled: !complete },
-    current ? "Save changes" : "Save setup");
+    current ? say("sj.setups.save_changes") : say("sj.setups.save"));
   saveButton.addEventListener("click", () => save(false));
-  const saveNew = current ? el("button", { type: "button", class: "btn btn-ghost", id: "sj-deck-save-new", disabled: !complete, text: "Save as a new setup" }) : null;
+  const saveNew = current ? el("button", { type: "button", class: "btn btn-ghost", id: "sj-deck-save-new", disabled: !complete, text: say("sj.setups.save_new") }) : null;
   if (saveNew) saveNew.addEventListener("click", () => save(true));
   const box = el("div", { class: "sj-save" },
     el("div", { class: "sj-save-row" }, nameInput, saveButton, saveNew),
     el("p", { class: `sj-save-msg${st.ok ? " ok" : st.msg ? " bad" : ""}`, id: "sj-deck-msg", role: "status", text: st.msg || "" }),
-    complete ? null : el("p", { class: "muted small", text: `Place all ${castleCount()} castles to save the setup.` }));
+    complete ? null : el("p", { class: "muted small", text: say("sj.setups.place_all", { count: castleCount() }) }));
   const editor = placementEditor(st, {
     redraw: () => { st.msg = ""; drawEditor(); }, ownHalf: true, extra: box,
   });
-  editorBox.replaceChildren(el("p", { class: "muted small", text: "↑ The middle row and your opponent are beyond the top edge. Your towers are at the bottom." }), editor);
+  editorBox.replaceChildren(el("p", { class: "muted small", text: say("sj.setups.edge") }), editor);
 }
 
 $("sj-new").addEventListener("click", newSetup);

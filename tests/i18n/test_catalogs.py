@@ -55,6 +55,7 @@ DONE = (
     "aborted.",
     "table.",
     "level.",
+    "sj.",
 )
 #: the areas still English only: the next engineer moves them to DONE as they are translated
 PENDING = ("deck.",)
@@ -78,6 +79,10 @@ _SAME_AS_ENGLISH = {
     "lobby.unit.s": {"cs", "sk"},
     "lobby.unit.min": {"cs", "sk"},
     "lobby.unit.h": {"cs", "sk"},
+    # the Stratego Junior games' names, which the Czech and Slovak rulebooks print as "Quest" and
+    # "Victory" (the Hungarian one names them "Csata" and "Győzelem")
+    "sj.variant.quest": {"cs", "sk"},
+    "sj.variant.victory": {"cs", "sk"},
 }
 SAME_AS_ENGLISH = {loc: {k for k, langs in _SAME_AS_ENGLISH.items() if loc in langs} for loc in sorted(ALL)}
 PY_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")

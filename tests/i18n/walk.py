@@ -30,20 +30,20 @@ PROPER = {
     "json",
     "bot",
     "english",
-    "quest",
-    "victory",
-    "flag",
     # Fantasy súboj's units keep their Slovak names ("Kostej", "Zombie") in every language
     "kostej",
     "zombie",
 }
-#: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
+#: words spelled as in English that belong to these languages: loanwords ("online", "limit"),
 #: native words ("run", Czech: "of the runes"; "most", Hungarian: "now"; "start", Czech: Treasure
-#: Beasts' nearest zone, the rulebook's "Старт"); "min", the Czech and Slovak abbreviation of minutes
+#: Beasts' nearest zone, the rulebook's "Старт"; "min", the Czech and Slovak abbreviation of
+#: minutes) and names the language's own texts keep in English (Stratego Junior's games "Quest" and
+#: "Victory": so named by the Czech and Slovak rulebooks; the Hungarian one calls them "Csata" and
+#: "Győzelem", and Ukrainian and Russian translate them)
 NATIVE = {
     "hu": {"most", "online", "paladin"},
-    "cs": {"online", "limit", "run", "paladin", "start", "min"},
-    "sk": {"online", "limit", "bonus", "min"},
+    "cs": {"online", "limit", "run", "paladin", "start", "min", "quest", "victory"},
+    "sk": {"online", "limit", "bonus", "min", "quest", "victory"},
     "uk": set(),
     "ru": set(),
 }

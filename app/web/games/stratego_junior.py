@@ -2,6 +2,11 @@
 Victory) and holds the placement editor that ``/decks/stratego_junior`` (the saved setups,
 ``static/js/stratego_setups.js``) shares. The board's geometry and the castles come from the
 rules (``geometry()``, ``catalog()``) through ``game-data``; the castle names are derived here.
+
+Names (docs/i18n.md): a castle keeps its ORIGINAL name, the Hungarian rulebook's (seed 004, the first
+of its three rulebooks), in every language: :data:`ORIGINAL_NAMES`, the pages' ``labels``. Beside it
+stands its name in the page's language, :data:`NAMES` (English, translated by the catalogs into the
+Czech and Slovak rulebooks' words); the browser has the same words as ``sj.piece.<id>``.
 """
 
 from __future__ import annotations
@@ -18,13 +23,52 @@ def pieces(catalog: Mapping[str, Any]) -> list[dict[str, Any]]:
     return list(catalog.get("pieces", []))
 
 
-def piece_name(piece_id: str) -> str:
-    """``black_knight`` -> ``Black Knight``."""
+#: each castle's original name: the Hungarian rulebook's word, capitalised as a name (shown as it is
+#: in every language)
+ORIGINAL_NAMES = {
+    "king": "Király",
+    "princess": "Hercegnő",
+    "knight": "Lovag",
+    "unicorn": "Unikornis",
+    "dwarf": "Törpe",
+    "wizard": "Varázsló",
+    "dragon": "Sárkány",
+    "flag": "Zászló",
+    "black_knight": "Fekete lovag",
+    "jester": "Udvaribolond",
+}
+#: each castle's name in the page's language (translate with ``_()`` where shown)
+NAMES = {
+    "king": N_("King"),
+    "princess": N_("Princess"),
+    "knight": N_("Knight"),
+    "unicorn": N_("Unicorn"),
+    "dwarf": N_("Dwarf"),
+    "wizard": N_("Wizard"),
+    "dragon": N_("Dragon"),
+    "flag": N_("Flag"),
+    "black_knight": N_("Black Knight"),
+    "jester": N_("Jester"),
+}
+
+
+def _from_id(piece_id: str) -> str:
+    """``black_knight`` -> ``Black Knight`` (a castle the tables above do not know yet)."""
     return piece_id.replace("_", " ").title()
 
 
+def piece_name(piece_id: str) -> str:
+    """The castle's original name: ``black_knight`` -> ``Fekete lovag``."""
+    return ORIGINAL_NAMES.get(piece_id) or _from_id(piece_id)
+
+
+def english_name(piece_id: str) -> str:
+    """The castle's English name, the msgid of its name in the page's language: ``Black Knight``."""
+    return NAMES.get(piece_id) or _from_id(piece_id)
+
+
 def names(catalog: Mapping[str, Any]) -> dict[str, str]:
-    """Castle id -> name, for every castle of the catalog."""
+    """Castle id -> original name, for every castle of the catalog (the pages' ``labels``)."""
     return {p["id"]: piece_name(p["id"]) for p in pieces(catalog)}
 
 
@@ -35,9 +79,10 @@ def _rules_context(rules: Any) -> dict[str, Any]:
     return {
         "catalog": side,
         "names": names(catalog),
+        "english_names": {p["id"]: english_name(p["id"]) for p in side},
         "geometry": geometry,
         "small_count": sum(p["count"] for p in side if not p["big"]),
-        "big_names": [piece_name(p["id"]) for p in side if p["big"]],
+        "big_names": [english_name(p["id"]) for p in side if p["big"]],
         "depth": len(geometry["formation_rows"][0]),
     }
 
@@ -47,7 +92,7 @@ WEB = GameWeb(
     module="/static/js/games/stratego_junior.js",
     css=("/static/css/stratego.css",),
     rules_template="games/stratego_junior.html",
-    deck_editor=DeckEditor(title="Stratego Junior setups", item="setup", template="decks/stratego_junior.html"),
+    deck_editor=DeckEditor(title=N_("Stratego Junior setups"), item="setup", template="decks/stratego_junior.html"),
     links=(Link(N_("Your setups"), "/decks/stratego_junior", "home-sj-setups"),),
     summary=N_(
         "Hidden castles on a little board, for children and their parents: roll the die and turn castles "

@@ -5,6 +5,11 @@
 // Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
 // describeEvent(event, entry, client), describeInput(entry, client).
 //
+// Words: every line is a key "sj.*" of WORDS (static/js/messages.js), shown with say(). A castle's
+// ORIGINAL name (Hungarian, the seed rulebook's: the server's game-data `labels`) is shown where a
+// castle is introduced (the tray, tooltips, the die), with the page language's rulebook word beside
+// it (sj.piece.*: "Király (King)"); running sentences (status, battle, log) use the page's word.
+//
 // The board is always drawn with the viewer's own side at the bottom: red (seat 0) sees it as the
 // engine numbers it (row 0, blue's back row, at the top), blue sees it turned round, and
 // spectators see red at the bottom. A saved setup ({towers, rows}) is in its owner's orientation:
@@ -12,26 +17,40 @@
 // looks on the screen, so the placement editor does not need to know the colour.
 
 import { api, el, loadGameData } from "/static/js/api.js";
-import { deckErrorText, errorText, say } from "/static/js/messages.js";
+import { deckErrorText, errorText, knows, pageLocale, say } from "/static/js/messages.js";
 import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 
 export const GAME = "stratego_junior";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["red", "blue"];
-const COLOUR_NAMES = ["Red", "Blue"];
 
-/** What each castle does besides its strength (the rules page, the tray and the tooltips). The
- * strengths, counts and which castles are big come from the server's catalog. */
-const NOTES = {
-  king: "The strongest, but the Wizard beats him.",
-  dwarf: "The only castle that beats a Dragon.",
-  wizard: "Loses to everyone, except that he beats the King.",
-  dragon: "Never moves. Every attacker loses against it, except a Dwarf. Quest: it never falls.",
-  flag: "Big castle. If it is found, you lose the game!",
-  black_knight: "Big castle. Victory: he takes the attacker with him. Quest: all your taken castles come back.",
-  jester: "Big castle. Just a joke: he leaves the game.",
-};
+/** "Red" / "Blue" in the page's language. */
+function colourName(seat) {
+  return say(`sj.colour.${COLOURS[seat] || "red"}`);
+}
+
+/** What each castle does besides its strength (the tray and the tooltips): the key sj.note.<id>
+ * when WORDS has one. The strengths, counts and which castles are big come from the server's catalog. */
+function note(id) {
+  return knows(`sj.note.${id}`) ? say(`sj.note.${id}`) : "";
+}
+
+/** `items` joined as a list in the page's language: "A, B and C" (`type` "disjunction": "A, B or C"). */
+function listText(items, type = "conjunction") {
+  try {
+    return new Intl.ListFormat(pageLocale(), { type }).format(items);
+  } catch (err) {
+    return items.join(", ");
+  }
+}
+
+/** The words of `key` as nodes, the parameter `slot` replaced by `node` (a <strong> in a sentence). */
+function sayWith(key, params, slot, node) {
+  const marker = "\u0001";
+  const [before, after = ""] = say(key, { ...params, [slot]: marker }).split(marker);
+  return [before, node, after].filter((x) => x !== "");
+}
 
 /** The castles ({id, strength, count, big, movable, beats}) and the board of the server's rules
  * (app/games/stratego_junior: catalog() and geometry(), served in the page's game-data or by
@@ -40,13 +59,10 @@ let pieces = [];
 let pieceNames = {};
 let boardGeometry = null;
 
-const REASONS = {
-  flag_captured: "the flag was found",
-  no_legal_action: "one player had no move left",
-  move_cap: "the turn limit was reached",
-  resigned: "a player resigned",
-  abandoned: "the match was abandoned",
-};
+/** Why a game ended, in words (sj.reason.*; another reason as the server sent it). */
+function reasonText(reason) {
+  return say(`sj.reason.${reason}`, {}, reason || "");
+}
 
 // ================================================================== data
 
@@ -80,8 +96,21 @@ function info(id) {
   return pieces.find((p) => p.id === id) || { id, strength: null, big: false };
 }
 
-export function pieceName(id) {
+/** The castle's ORIGINAL name (the Hungarian rulebook's, from the server's labels). */
+export function originalName(id) {
   return pieceNames[id] || String(id || "castle").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/** The castle's name in the page's language (the rulebooks' words), for sentences. */
+export function pieceName(id) {
+  return say(`sj.piece.${id}`, {}, originalName(id));
+}
+
+/** The original name with the page's word beside it: "Király (King)"; just "Király" in Hungarian. */
+export function fullName(id) {
+  const original = originalName(id);
+  const here = pieceName(id);
+  return here.toLowerCase() === original.toLowerCase() ? original : `${original} (${here})`;
 }
 
 function strength(id) {
@@ -92,7 +121,7 @@ function strength(id) {
 /** "Strength 4. Beats ..." : one friendly line about a castle (its strength from the catalog). */
 export function helpText(id) {
   const s = strength(id);
-  return [s === null ? "" : `Strength ${s}.`, NOTES[id] || ""].filter(Boolean).join(" ");
+  return [s === null ? "" : say("sj.help.strength", { strength: s }), note(id)].filter(Boolean).join(" ");
 }
 
 /** "Knight (4)" / "Dragon". */
@@ -101,11 +130,6 @@ function label(id) {
   return s === null ? pieceName(id) : `${pieceName(id)} (${s})`;
 }
 
-/** "a Knight" / "an Unicorn" -> English articles for the log. */
-function a(id) {
-  const name = pieceName(id);
-  return `${/^[AEIOU]/.test(name) && id !== "unicorn" ? "an" : "a"} ${name}`;
-}
 
 /** Small castles of one side as a multiset {id: count}, and the big ones as a list. */
 export function sidePieces() {
@@ -118,14 +142,17 @@ export function sidePieces() {
   return { small, big };
 }
 
-/** "Put the Flag, the Black Knight and the Jester in your 3 towers, and the 16 small castles on
- * your squares. Red starts.", counted from the catalog. */
+/** The big castles' names as a list: "Flag, Black Knight and Jester" (or "... or Jester"). */
+function bigNamesText(type = "conjunction") {
+  return listText(sidePieces().big.map(pieceName), type);
+}
+
+/** "Put your big castles (Flag, Black Knight and Jester) in your towers, and the 16 small castles
+ * on your squares. Red starts.", counted from the catalog. */
 function placeHint() {
-  const { small, big } = sidePieces();
-  const bigNames = big.map((id) => `the ${pieceName(id)}`);
-  const list = bigNames.length > 1 ? `${bigNames.slice(0, -1).join(", ")} and ${bigNames[bigNames.length - 1]}` : bigNames.join("");
-  const smallCount = Object.values(small).reduce((n, c) => n + c, 0);
-  return `Put ${list} in your ${shape().towers} towers, and the ${smallCount} small castles on your squares. Red starts.`;
+  const { small } = sidePieces();
+  const count = Object.values(small).reduce((n, c) => n + c, 0);
+  return say("sj.setup.place_hint", { big: bigNamesText(), count });
 }
 
 /** How many castles one side places (small and big). */
@@ -256,10 +283,12 @@ export function castleTile(piece, opts = {}) {
   const s = piece ? strength(piece) : null;
   let title = opts.title;
   if (!title) {
-    title = piece ? `${COLOUR_NAMES[owner]} ${label(piece)}: ${helpText(piece)}` : `${COLOUR_NAMES[owner]} castle (hidden)`;
-    if (opts.seen) title += " You saw it when it was revealed.";
-    if (opts.known) title += " Your opponent has seen this one.";
-    if (opts.moved && !piece) title += " It has moved, so it is not a dragon.";
+    const parts = [piece ? say("sj.tile.face", { colour: colourName(owner), name: fullName(piece), help: helpText(piece) })
+      : say("sj.tile.hidden", { colour: colourName(owner) })];
+    if (opts.seen) parts.push(say("sj.tile.seen"));
+    if (opts.known) parts.push(say("sj.tile.known"));
+    if (opts.moved && !piece) parts.push(say("sj.tile.moved"));
+    title = parts.join(" ");
   }
   const children = [piece ? pieceIcon(piece) : svg(CREST, "sj-icon sj-crest")];
   if (piece && s !== null) children.push(el("span", { class: "sj-strength", text: String(s) }));
@@ -303,7 +332,7 @@ export function boardGrid(o) {
   const fromRow = o.ownHalf ? g.rows - g.depth - 1 : 0;
   const rows = g.rows - fromRow;
   const board = el("div", {
-    class: "sj-board", style: `--rows: ${rows}; --cols: ${g.columns}`, role: "grid", "aria-label": o.ariaLabel || "The board",
+    class: "sj-board", style: `--rows: ${rows}; --cols: ${g.columns}`, role: "grid", "aria-label": o.ariaLabel || say("sj.board.aria"),
   });
   const wall = (where) => {
     const slots = range(g.towers).map((pos) => square(o.tower(where, pos) || {}, "sj-tower"));
@@ -315,7 +344,7 @@ export function boardGrid(o) {
   for (let dr = fromRow; dr < g.rows; dr += 1) {
     const middle = dr >= g.depth && dr < g.rows - g.depth;
     const rowKind = dr < g.depth ? "top" : middle ? "middle" : "bottom";
-    if (middle) board.append(el("div", { class: "sj-lake sj-lake-left", style: `grid-row: ${dr - fromRow + 2}`, title: "A lake", "aria-hidden": "true" }));
+    if (middle) board.append(el("div", { class: "sj-lake sj-lake-left", style: `grid-row: ${dr - fromRow + 2}`, title: say("sj.board.lake"), "aria-hidden": "true" }));
     for (let dc = 0; dc < g.columns; dc += 1) {
       const spec = o.cell(dr, dc) || {};
       const node = square(spec, `sj-sq sj-${rowKind}${(dr + dc) % 2 ? " sj-alt" : ""}`);
@@ -323,7 +352,7 @@ export function boardGrid(o) {
       node.style.gridColumn = String(dc + 2);
       board.append(node);
     }
-    if (middle) board.append(el("div", { class: "sj-lake sj-lake-right", style: `grid-row: ${dr - fromRow + 2}; grid-column: ${g.columns + 2}`, title: "A lake", "aria-hidden": "true" }));
+    if (middle) board.append(el("div", { class: "sj-lake sj-lake-right", style: `grid-row: ${dr - fromRow + 2}; grid-column: ${g.columns + 2}`, title: say("sj.board.lake"), "aria-hidden": "true" }));
   }
   board.append(wall("bottom"));
   return el("div", { class: "sj-board-wrap" }, board);
@@ -466,13 +495,15 @@ export function editorClick(st, target) {
   const wantBig = target.kind === "tower";
   if (!st.sel) {
     if (here) st.sel = { ...target };
-    else st.hint = wantBig ? "Choose a big castle (Flag, Black Knight or Jester) in the tray first." : "Choose a castle in the tray first, then click here.";
+    else st.hint = wantBig ? say("sj.hint.choose_big", { names: bigNamesText("disjunction") }) : say("sj.hint.choose_first");
     return true;
   }
   if (st.sel.kind === "tray") {
     const piece = st.sel.piece;
     if (isBig(piece) !== wantBig) {
-      st.hint = isBig(piece) ? `The ${pieceName(piece)} goes in one of the three towers.` : `The ${pieceName(piece)} goes on one of the 16 squares, not in a tower.`;
+      const g = shape(st.geo);
+      st.hint = isBig(piece) ? say("sj.hint.big_goes_tower", { name: pieceName(piece) })
+        : say("sj.hint.small_goes_square", { name: pieceName(piece), count: g.depth * g.columns });
       return true;
     }
     setAt(draft, target, piece); // whatever was here goes back to the tray
@@ -485,7 +516,7 @@ export function editorClick(st, target) {
     return true;
   }
   if ((st.sel.kind === "tower") !== wantBig) {
-    st.hint = wantBig ? "Only big castles go in the towers." : "Big castles stay in the towers.";
+    st.hint = wantBig ? say("sj.hint.only_big") : say("sj.hint.big_stay");
     st.sel = here ? { ...target } : null;
     return true;
   }
@@ -505,9 +536,10 @@ function trayView(st, redraw, { disabled = false } = {}) {
     const button = el("button", {
       type: "button", class: `sj-tray-item${selected ? " selected" : ""}${isBig(id) ? " sj-tray-big" : ""}`,
       dataset: { trayPiece: id }, "aria-pressed": selected ? "true" : "false", disabled,
-      title: `${label(id)}: ${helpText(id)}`, draggable: disabled ? null : "true",
-    }, castleTile(id, { owner: st.colour ?? 0, big: isBig(id), title: label(id) }),
-    el("span", { class: "sj-tray-name", text: pieceName(id) }),
+      title: `${fullName(id)}: ${helpText(id)}`, draggable: disabled ? null : "true",
+    }, castleTile(id, { owner: st.colour ?? 0, big: isBig(id), title: fullName(id) }),
+    el("span", { class: "sj-tray-name", lang: "hu", text: originalName(id) }),
+    originalName(id).toLowerCase() === pieceName(id).toLowerCase() ? null : el("span", { class: "sj-tray-here", text: pieceName(id) }),
     left[id] > 1 ? el("span", { class: "sj-tray-count", text: `×${left[id]}` }) : null);
     button.addEventListener("click", () => {
       editorClick(st, { kind: "tray", piece: id });
@@ -520,7 +552,7 @@ function trayView(st, redraw, { disabled = false } = {}) {
     return button;
   });
   const tray = el("div", { class: `sj-tray${items.length ? "" : " sj-tray-empty"}`, id: "sj-tray", dataset: { testid: "tray" } },
-    ...(items.length ? items : [el("p", { class: "sj-tray-done", text: "✓ Every castle is placed." })]));
+    ...(items.length ? items : [el("p", { class: "sj-tray-done", text: say("sj.tray.done") })]));
   tray.addEventListener("dragover", (e) => e.preventDefault());
   tray.addEventListener("drop", (e) => {
     e.preventDefault();
@@ -552,7 +584,7 @@ function editorBoard(st, redraw, { ownHalf = false, opponentReady = false, disab
     }
     const data = where.kind === "tower" ? { setupTower: String(where.i) } : { setupCell: `${where.i},${where.j}` };
     return {
-      content: id ? castleTile(id, { owner: st.colour ?? 0, big: wantBig }) : where.kind === "tower" ? el("span", { class: "sj-empty-tower", text: "tower" }) : null,
+      content: id ? castleTile(id, { owner: st.colour ?? 0, big: wantBig }) : where.kind === "tower" ? el("span", { class: "sj-empty-tower", text: say("sj.board.tower") }) : null,
       cls, data,
       onClick: disabled ? null : () => { editorClick(st, where); redraw(); },
       drag: disabled || !id ? null : () => { st.sel = { ...where }; },
@@ -562,7 +594,7 @@ function editorBoard(st, redraw, { ownHalf = false, opponentReady = false, disab
   return boardGrid({
     geo: st.geo,
     ownHalf,
-    ariaLabel: "Your castles",
+    ariaLabel: say("sj.board.your_castles"),
     cell: (dr, dc) => {
       if (dr >= own) return spot({ kind: "cell", i: dr - own, j: dc });
       if (dr < g.depth && opponentReady) return { content: castleTile(null, { owner: oppColour }), cls: ["sj-dim"] };
@@ -570,8 +602,8 @@ function editorBoard(st, redraw, { ownHalf = false, opponentReady = false, disab
     },
     tower: (where, pos) => (where === "bottom" ? spot({ kind: "tower", i: pos })
       : { content: opponentReady ? castleTile(null, { owner: oppColour, big: true }) : el("span", { class: "sj-empty-tower", text: "" }), cls: ["sj-dim"] }),
-    bottomLabel: "Your towers: Flag, Black Knight and Jester",
-    topLabel: ownHalf ? null : "Opponent's towers",
+    bottomLabel: say("sj.board.your_towers_big", { names: bigNamesText() }),
+    topLabel: ownHalf ? null : say("sj.board.opp_towers"),
   });
 }
 
@@ -585,14 +617,14 @@ export function placementEditor(st, opts) {
   const disabled = !!opts.disabled;
   const complete = isComplete(st.draft);
   const tools = el("div", { class: "sj-tools" });
-  const random = el("button", { type: "button", class: "btn btn-ghost", id: "sj-random", disabled, title: "Put every castle on a random square" }, glyph("die"), "Random");
+  const random = el("button", { type: "button", class: "btn btn-ghost", id: "sj-random", disabled, title: say("sj.editor.random_title") }, glyph("die"), say("sj.editor.random"));
   random.addEventListener("click", () => {
     st.draft = randomDraft(st.geo);
     st.sel = null;
     st.hint = "";
     redraw();
   });
-  const clear = el("button", { type: "button", class: "btn btn-ghost", id: "sj-clear", disabled: disabled || isEmptyDraft(st.draft) }, "Clear");
+  const clear = el("button", { type: "button", class: "btn btn-ghost", id: "sj-clear", disabled: disabled || isEmptyDraft(st.draft) }, say("sj.editor.clear"));
   clear.addEventListener("click", () => {
     st.draft = emptyDraft(st.geo);
     st.sel = null;
@@ -604,7 +636,7 @@ export function placementEditor(st, opts) {
   const parts = [
     el("div", { class: "sj-editor-board" }, editorBoard(st, redraw, opts)),
     el("div", { class: "sj-editor-side" },
-      el("p", { class: "sj-help", text: "Click a castle in the tray, then a square. Click two placed castles to swap them. You can also drag them." }),
+      el("p", { class: "sj-help", text: say("sj.editor.help") }),
       trayView(st, redraw, { disabled }),
       el("p", { class: "hint", id: "sj-hint", "aria-live": "polite", text: st.hint || "" }),
       tools,
@@ -628,7 +660,7 @@ export async function loadDecks(st, redraw) {
     st.decksError = "";
   } catch (err) {
     st.decks = [];
-    st.decksError = err.status === 401 ? say("deck.login_first", { items: "setups" }) : errorText(err);
+    st.decksError = err.status === 401 ? say("deck.login_first", { items: say("sj.deck.items") }) : errorText(err);
   }
   st.decksLoading = false;
   redraw();
@@ -637,15 +669,15 @@ export async function loadDecks(st, redraw) {
 function loadControl(st, redraw, disabled, onLoaded) {
   if (st.decks === undefined) loadDecks(st, redraw);
   const decks = st.decks || [];
-  const select = el("select", { id: "sj-load", "aria-label": "Load a saved setup", disabled: disabled || !decks.length },
-    el("option", { value: "", text: st.decks === undefined ? "Loading setups…" : decks.length ? "Load setup…" : "No saved setups yet" }),
+  const select = el("select", { id: "sj-load", "aria-label": say("sj.load.aria"), disabled: disabled || !decks.length },
+    el("option", { value: "", text: st.decks === undefined ? say("sj.load.loading") : decks.length ? say("sj.load.choose") : say("sj.load.none") }),
     ...decks.map((d) => el("option", { value: String(d.id), text: d.name })));
   select.addEventListener("change", () => {
     const deck = decks.find((d) => String(d.id) === select.value);
     if (!deck) return;
     st.draft = draftFrom(deck.data, st.geo);
     st.sel = null;
-    st.hint = `Loaded “${deck.name}”.`;
+    st.hint = say("sj.load.loaded", { name: deck.name });
     st.loadedName = deck.name;
     if (onLoaded) onLoaded(deck);
     redraw();
@@ -655,27 +687,27 @@ function loadControl(st, redraw, disabled, onLoaded) {
 
 function saveControl(st, redraw, disabled) {
   const input = el("input", {
-    type: "text", id: "sj-save-name", maxlength: "60", placeholder: "Name of this setup",
-    value: st.saveName || "", "aria-label": "Name of this setup",
+    type: "text", id: "sj-save-name", maxlength: "60", placeholder: say("sj.save.name"),
+    value: st.saveName || "", "aria-label": say("sj.save.name"),
   });
   input.addEventListener("input", () => { st.saveName = input.value; });
-  const button = el("button", { type: "button", class: "btn btn-ghost", id: "sj-save", disabled }, "Save as…");
+  const button = el("button", { type: "button", class: "btn btn-ghost", id: "sj-save", disabled }, say("sj.save.as"));
   const msg = el("p", { class: `sj-save-msg${st.saveOk ? " ok" : st.saveMsg ? " bad" : ""}`, id: "sj-save-msg", role: "status", text: st.saveMsg || "" });
   const save = async () => {
     const name = (st.saveName || "").trim();
     if (!name) {
-      st.saveMsg = "Give the setup a name first.";
+      st.saveMsg = say("sj.save.need_name");
       st.saveOk = false;
       redraw();
       return;
     }
     try {
       const deck = await api("POST", "/api/decks", { game: GAME, name, data: draftPayload(st.draft) });
-      st.saveMsg = `Saved as “${deck.name}”.`;
+      st.saveMsg = say("sj.save.saved_as", { name: deck.name });
       st.saveOk = true;
       st.decks = [...(st.decks || []), deck].sort((x, y) => x.name.localeCompare(y.name));
     } catch (err) {
-      st.saveMsg = deckErrorText(err, { item: "setup", name });
+      st.saveMsg = deckErrorText(err, { item: say("sj.deck.item"), name });
       st.saveOk = false;
     }
     redraw();
@@ -699,7 +731,7 @@ function stateFor(root) {
 }
 
 function names(client) {
-  const name = (s) => (client && client.seatName ? client.seatName(s) : COLOUR_NAMES[s]);
+  const name = (s) => (client && client.seatName ? client.seatName(s) : colourName(s));
   return [name(0), name(1)];
 }
 
@@ -709,11 +741,6 @@ function sqKey(sq) {
 
 function colourDot(seat) {
   return el("span", { class: `sj-dot sj-dot-${COLOURS[seat]}`, "aria-hidden": "true" });
-}
-
-function whoText(seat, me, nm) {
-  if (seat === me) return "You";
-  return nm[seat];
 }
 
 /** The own setup this seat sent (from the event log), for the "waiting" board. */
@@ -787,13 +814,13 @@ function restoreFocus(root, focus) {
 
 function variantBadge(view) {
   const quest = view.variant === "quest";
-  return el("span", { class: `sj-variant sj-variant-${view.variant}`, id: "sj-variant", title: quest ? "Quest: roll the die and flip castles; castles never move." : "Victory: move your castles and attack." },
-    quest ? glyph("die") : glyph("swords"), quest ? "Quest" : "Victory");
+  return el("span", { class: `sj-variant sj-variant-${view.variant}`, id: "sj-variant", title: quest ? say("sj.variant.quest_title") : say("sj.variant.victory_title") },
+    quest ? glyph("die") : glyph("swords"), quest ? say("sj.variant.quest") : say("sj.variant.victory"));
 }
 
 function youAre(seat) {
-  if (seat === null) return el("span", { class: "sj-youare muted", text: "You are watching. Red is at the bottom." });
-  return el("span", { class: `sj-youare sj-youare-${COLOURS[seat]}`, id: "sj-youare" }, colourDot(seat), `You are ${COLOUR_NAMES[seat]}: your castles are at the bottom.`);
+  if (seat === null) return el("span", { class: "sj-youare muted", text: say("sj.youare.watching") });
+  return el("span", { class: `sj-youare sj-youare-${COLOURS[seat]}`, id: "sj-youare" }, colourDot(seat), say(`sj.youare.${COLOURS[seat]}`));
 }
 
 // ------------------------------------------------------------------ setup phase
@@ -814,12 +841,13 @@ function renderSetup(st, snapshot, view, seat, nm, client, redraw) {
   const status = el("div", { class: "sj-status", id: "sj-status", "aria-live": "polite" });
   const lock = el("p", { class: "sj-secret", id: "sj-secret" },
     glyph("lock", "sj-lock"),
-    " Only you can see your pictures. Your opponent sees just the backs of your castles, and nobody sees where you put them until the game starts.");
+    ` ${say("sj.setup.secret")}`);
 
   if (!player) {
     status.dataset.state = "spectating";
-    status.append("Both players are placing their castles… ",
-      ...[0, 1].map((s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s } }, colourDot(s), ` ${nm[s]} ${chosen.has(s) ? "is ready ✓" : "is placing…"} `)));
+    status.append(`${say("sj.setup.both_placing")} `,
+      ...[0, 1].map((s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s } }, colourDot(s),
+        ` ${say(chosen.has(s) ? "sj.setup.seat_ready" : "sj.setup.seat_placing", { who: nm[s] })} `)));
     const board = boardGrid({
       geo: view.geometry,
       cell: (dr) => ({ cls: dr < shape(view.geometry).depth || dr >= view.geometry.rows - shape(view.geometry).depth ? ["sj-dim"] : [] }),
@@ -843,20 +871,20 @@ function renderSetup(st, snapshot, view, seat, nm, client, redraw) {
     const placed = (pending && pending.action && pending.action.setup) || mySetup(client, seat);
     if (placed) st.draft = draftFrom(placed, st.geo);
     status.dataset.state = "waiting-setup";
-    status.append(el("strong", { text: pending ? "Sending your setup… " : "Your castles are placed. " }),
-      chosen.has(opp) ? `${nm[opp]} is ready too.` : `Waiting for the opponent (${nm[opp]}) to place their castles…`);
+    status.append(el("strong", { text: `${say(pending ? "sj.setup.sending" : "sj.setup.placed")} ` }),
+      chosen.has(opp) ? say("sj.setup.opp_ready_too", { who: nm[opp] }) : say("sj.setup.waiting_opp", { who: nm[opp] }));
     const board = editorBoard({ ...st, sel: null }, () => {}, { disabled: true, opponentReady: chosen.has(opp), oppColour: opp });
     return el("div", { class: "sj sj-setup", dataset: { phase: "setup", variant: view.variant } }, head, status, lock,
       el("div", { class: "sj-setup-layout" }, board, el("div", { class: "sj-panel" }, opponentLine(chosen, opp, nm), rulesReminder(view))));
   }
 
   status.dataset.state = "setup";
-  status.append(el("strong", { text: "Place your castles. " }),
+  status.append(el("strong", { text: `${say("sj.setup.place")} ` }),
     placeHint());
   const complete = isComplete(st.draft);
   const confirm = el("button", {
     type: "button", class: "btn btn-big btn-confirm", id: "sj-confirm", disabled: !(complete && legal.length && !pending),
-  }, complete ? "Confirm my setup" : `Confirm (${placedCount(st.draft)} of ${st.draft.towers.length + st.draft.rows.flat().length} placed)`);
+  }, complete ? say("sj.setup.confirm") : say("sj.setup.confirm_count", { placed: placedCount(st.draft), total: st.draft.towers.length + st.draft.rows.flat().length }));
   confirm.addEventListener("click", () => {
     if (!isComplete(st.draft) || !client) return;
     client.act({ setup: draftPayload(st.draft) });
@@ -875,20 +903,20 @@ function placedCount(draft) {
 
 function opponentLine(chosen, opp, nm) {
   return el("p", { class: `sj-opp-state${chosen.has(opp) ? " done" : ""}`, id: "sj-opp-state" }, colourDot(opp),
-    chosen.has(opp) ? ` ${nm[opp]} has placed their castles ✓` : ` ${nm[opp]} is placing their castles…`);
+    ` ${say(chosen.has(opp) ? "sj.setup.opp_placed" : "sj.setup.opp_placing", { who: nm[opp] })}`);
 }
 
 function rulesReminder(view) {
   const quest = view.variant === "quest";
   return el("div", { class: "sj-reminder" },
-    el("h3", { text: quest ? "Quest in a nutshell" : "Victory in a nutshell" }),
+    el("h3", { text: quest ? say("sj.reminder.quest") : say("sj.reminder.victory") }),
     quest
-      ? el("ul", {}, el("li", { text: "Castles never move. On your turn the die is rolled, then you turn round one of the opponent's castles." }),
-        el("li", { text: "If it shows the picture on the die, it falls. Dragons never fall!" }),
-        el("li", { text: "Clear a way to the back row, then attack a big castle on your next turn: find the Flag to win." }))
-      : el("ul", {}, el("li", { text: "Move one castle one square (not diagonally), or attack a castle next to it." }),
-        el("li", { text: "The stronger one wins. The Wizard beats the King; only a Dwarf beats a Dragon; Dragons never move." }),
-        el("li", { text: "Stand on the opponent's back row, then attack a big castle on your next turn: find the Flag to win." })));
+      ? el("ul", {}, el("li", { text: say("sj.reminder.quest.roll") }),
+        el("li", { text: say("sj.reminder.quest.falls") }),
+        el("li", { text: say("sj.reminder.quest.back_row") }))
+      : el("ul", {}, el("li", { text: say("sj.reminder.victory.move") }),
+        el("li", { text: say("sj.reminder.victory.stronger") }),
+        el("li", { text: say("sj.reminder.victory.back_row") })));
 }
 
 // ------------------------------------------------------------------ play
@@ -982,7 +1010,7 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
   const cell = (dr, dc) => {
     const [r, c] = toBoard(dr, dc, bottom, g);
     const k = `${r},${c}`;
-    if (lakes.has(k)) return { cls: ["sj-lake-sq"], title: "A lake: nobody can go there", data: { sq: k } };
+    if (lakes.has(k)) return { cls: ["sj-lake-sq"], title: say("sj.board.lake_square"), data: { sq: k } };
     const castle = castles.get(k);
     const cls = [];
     let content = null;
@@ -996,13 +1024,13 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
       if (st.pick === k) cls.push("sj-selected");
     } else if (staged.has(k)) {
       const s = staged.get(k);
-      content = castleTile(s.piece, { owner: s.owner, ghost: true, title: `${pieceName(s.piece)}, put back (the others see it when all are placed)` });
+      content = castleTile(s.piece, { owner: s.owner, ghost: true, title: say("sj.tile.staged", { name: fullName(s.piece) }) });
     }
     const target = targets.get(k);
     if (target) {
       cls.push(`sj-target-${target.kind}`);
       marker = target.kind;
-      title = { move: "Move here", attack: "Attack this castle", flip: "Turn this castle round", place: "Put the castle back here" }[target.kind];
+      title = say(`sj.target.${target.kind}`);
     } else if (quest && attackable.has(k) && !over && ["play", "roll", "flip"].includes(view.phase)) {
       cls.push("sj-attackable");
     }
@@ -1010,7 +1038,7 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
     if (restricted && sqKey(restricted.to) === k && !castle) {
       cls.push("sj-restricted");
       if (!target) marker = "restricted";
-      title = "Back-and-forth rule: the castle that just went there and back may not go here again this turn.";
+      title = say("sj.target.restricted");
     }
     if (restricted && sqKey(restricted.from) === k) cls.push("sj-restricted-from");
     const onClick = myTurn ? () => clickSquare(k, castle) : null;
@@ -1028,12 +1056,12 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
       st.hint = "";
     } else if (castle && castle.owner === seat && !quest) {
       st.pick = null;
-      st.hint = castle.piece === "dragon" ? "Dragons never move." : "This castle cannot move now: no free square or enemy next to it.";
+      st.hint = castle.piece === "dragon" ? say("sj.hint.dragon_never_moves") : say("sj.hint.cannot_move");
     } else if (quest && view.phase === "flip") {
-      st.hint = "Pick one of the glowing castles: only those can be reached.";
+      st.hint = say("sj.hint.pick_glowing");
     } else {
       st.pick = null;
-      st.hint = !quest && fromMap.size ? "First click one of your glowing castles." : "";
+      st.hint = !quest && fromMap.size ? say("sj.hint.first_click") : "";
     }
     redraw();
   };
@@ -1048,7 +1076,7 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
     if (slot.empty) {
       const stagedHere = returning && returning.staged && returning.staged.find((s) => s.tower === t && s.owner === owner);
       content = stagedHere ? castleTile(stagedHere.piece, { owner, big: true, ghost: true })
-        : el("span", { class: "sj-empty-tower", text: "empty" });
+        : el("span", { class: "sj-empty-tower", text: say("sj.board.empty") });
       cls.push("sj-tower-empty");
     } else {
       content = castleTile(slot.piece || null, { owner, big: true });
@@ -1058,16 +1086,16 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
     return {
       content, cls, marker: action ? (action.place ? "place" : "attack") : null,
       data: { tower: k },
-      title: action && !action.place ? "Attack this big castle!" : undefined,
+      title: action && !action.place ? say("sj.target.tower") : undefined,
       onClick: action ? () => act(action) : null,
     };
   };
 
   const board = boardGrid({
     geo: view.geometry, cell, tower,
-    topLabel: `${nm[top]}'s towers`,
-    bottomLabel: player ? "Your towers" : `${nm[bottom]}'s towers`,
-    ariaLabel: "The board",
+    topLabel: say("sj.board.towers_of", { who: nm[top] }),
+    bottomLabel: player ? say("sj.board.your_towers") : say("sj.board.towers_of", { who: nm[bottom] }),
+    ariaLabel: say("sj.board.aria"),
   });
 
   // status line
@@ -1086,7 +1114,7 @@ function renderPlay(st, snapshot, view, seat, nm, client, redraw) {
   const parts = [];
   if (outcome) parts.push(resultBanner(outcome, seat, nm, snapshot, client));
   parts.push(el("div", { class: "sj-head" }, variantBadge(view), youAre(seat),
-    view.memory_aid ? el("span", { class: "sj-memory", title: "Castles you have seen stay shown, with an eye" }, glyph("eye"), "memory aid") : null),
+    view.memory_aid ? el("span", { class: "sj-memory", title: say("sj.memory.title") }, glyph("eye"), say("sj.memory.badge")) : null),
   status, hint,
   el("div", { class: "sj-layout" }, el("div", { class: "sj-board-col" }, board), side));
   return el("div", {
@@ -1103,70 +1131,70 @@ function statusLine({ view, seat, nm, over, myTurn, pending, legal, quest, restr
   const mover = toMove === null || toMove === undefined ? null : toMove;
   if (over) {
     status.dataset.state = "over";
-    status.textContent = "The game is over. Every castle is shown now.";
+    status.textContent = say("sj.status.over");
     return status;
   }
   if (pending) {
     status.dataset.state = "sending";
-    status.textContent = "Sending…";
+    status.textContent = say("sj.status.sending");
     return status;
   }
   const clock = player ? el("span", { class: "seat-clock inline-clock", dataset: { clockSeat: seat } }, client && client.clockText ? client.clockText(seat) : "") : null;
   if (myTurn) {
     status.dataset.state = "my-turn";
     status.classList.add(`sj-status-${COLOURS[seat]}`);
-    const strong = el("strong", { class: "sj-yourturn", text: "Your turn! " });
+    const strong = el("strong", { class: "sj-yourturn", text: `${say("sj.status.your_turn")} ` });
     if (view.phase === "return") {
       const r = view.returning || {};
-      status.append(strong, "Your Black Knight was found, so your taken castles come back. ",
-        el("span", {}, "Now place your ", el("strong", { text: pieceName(r.next) }), ` (${(r.placed || 0) + 1} of ${r.count}): click a glowing ${isBig(r.next) ? "tower" : "square"}.`));
+      status.append(strong, `${say("sj.status.return")} `,
+        el("span", {}, ...sayWith(isBig(r.next) ? "sj.status.place_next_tower" : "sj.status.place_next_square",
+          { n: (r.placed || 0) + 1, count: r.count }, "name", el("strong", { text: pieceName(r.next) }))));
       if (decline) {
-        const b = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "sj-decline", text: "Don't put them back" });
+        const b = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "sj-decline", text: say("sj.status.decline") });
         b.addEventListener("click", () => act(decline));
         status.append(" ", b);
       }
     } else if (quest && view.phase === "flip") {
-      status.append(strong, "The die shows ", el("strong", { text: pieceName(view.die) }),
-        `. Click one of ${nm[opp]}'s glowing castles to turn it round: if it is ${a(view.die)}, it falls!`);
+      status.append(strong, ...sayWith("sj.status.flip", { who: nm[opp] }, "name", el("strong", { text: pieceName(view.die) })));
     } else if (quest) {
-      status.append(strong, "You have reached the back row! ");
+      status.append(strong, `${say("sj.status.reached_back")} `);
       const towers = legal.some((x) => x.attack_tower);
-      if (towers) status.append("Click one of the opponent's big castles to attack it", roll ? ", or roll the die. " : ". ");
+      if (towers) status.append(`${say(roll ? "sj.status.click_tower_or_roll" : "sj.status.click_tower")} `);
       if (roll) {
-        const b = el("button", { type: "button", class: "btn btn-small", id: "sj-roll" }, glyph("die"), "Roll the die");
+        const b = el("button", { type: "button", class: "btn btn-small", id: "sj-roll" }, glyph("die"), say("sj.status.roll"));
         b.addEventListener("click", () => act(roll));
         status.append(b);
       }
     } else {
       const towers = legal.some((x) => x.attack_tower);
-      status.append(strong, towers ? "Your castle is on the back row: click it, then one of the opponent's big castles to attack it! Or move as usual. "
-        : "Click one of your glowing castles, then a square: ● to move there, ⚔ to attack.");
+      status.append(strong, towers ? `${say("sj.status.victory_tower")} ` : say("sj.status.victory_move"));
       if (restrictedMine) {
         status.append(" ", el("span", { class: "sj-restricted-note", id: "sj-restricted-note" },
-          glyph("noentry"), " Back-and-forth rule: the castle that went there and back may not make that move again now."));
+          glyph("noentry"), ` ${say("sj.status.restricted")}`));
       }
-      if (!fromMap.size) status.append(" (No move is possible.)");
+      if (!fromMap.size) status.append(` ${say("sj.status.no_move")}`);
     }
     if (clock) status.append(" ", clock);
     return status;
   }
   status.dataset.state = player ? "their-turn" : "spectating";
   if (mover === null) {
-    status.textContent = "Waiting…";
+    status.textContent = say("sj.status.waiting");
     return status;
   }
-  const name = player && mover !== seat ? nm[mover] : `${nm[mover]} (${COLOUR_NAMES[mover]})`;
+  const name = player && mover !== seat ? nm[mover] : `${nm[mover]} (${colourName(mover)})`;
   status.append(colourDot(mover), " ");
   const moverClock = el("span", { class: "seat-clock inline-clock", dataset: { clockSeat: mover } }, client && client.clockText ? client.clockText(mover) : "");
   if (view.phase === "return") {
     const r = view.returning || {};
-    status.append(`The Black Knight was found! ${name} is putting ${r.count || "the"} taken castles back (${r.placed || 0} placed so far)…`);
+    status.append(r.count ? say("sj.status.returning", { who: name, count: r.count, placed: r.placed || 0 })
+      : say("sj.status.returning_some", { who: name, placed: r.placed || 0 }));
   } else if (view.phase === "roll") {
-    status.append(`${name}: rolling the die…`);
+    status.append(say("sj.status.rolling", { who: name }));
   } else if (quest && view.phase === "flip") {
-    status.append(`${name} rolled ${a(view.die)} and is choosing a castle to turn round…`);
+    status.append(say("sj.status.flipping", { who: name, name: pieceName(view.die) }));
   } else {
-    status.append(player && mover !== seat ? `${name}'s turn. Waiting for them…` : `${name}'s turn.`);
+    status.append(say(player && mover !== seat ? "sj.status.their_turn" : "sj.status.turn", { who: name }));
   }
   status.append(" ", moverClock);
   return status;
@@ -1175,36 +1203,54 @@ function statusLine({ view, seat, nm, over, myTurn, pending, legal, quest, restr
 function dieBox(face, mover, seat, nm, fresh) {
   return el("div", { class: `sj-die-box${fresh ? " sj-fresh" : ""}`, id: "sj-die", dataset: { face } },
     el("div", { class: "sj-die" }, pieceIcon(face)),
-    el("div", {}, el("div", { class: "sj-die-title", text: `The die: ${pieceName(face)}` }),
-      el("div", { class: "muted small", text: mover === seat ? `Turn round a castle: if it is ${a(face)}, it falls.` : `${nm[mover]} turns round a castle.` })));
+    el("div", {}, el("div", { class: "sj-die-title", text: say("sj.die.title", { name: fullName(face) }) }),
+      el("div", { class: "muted small", text: mover === seat ? say("sj.die.you") : say("sj.die.other", { who: nm[mover] }) })));
 }
 
 function legend(quest, myTurn) {
-  const items = quest
-    ? [["flip", "can be turned round"], ["place", "put a castle back here"]]
-    : [["move", "move here"], ["attack", "attack"], ["restricted", "not allowed (back and forth)"]];
+  const items = quest ? ["flip", "place"] : ["move", "attack", "restricted"];
   return el("div", { class: `sj-legend${myTurn ? "" : " muted"}` },
-    ...items.map(([kind, text]) => el("span", { class: "sj-legend-item" }, el("span", { class: `sj-marker sj-marker-${kind} sj-marker-inline`, "aria-hidden": "true" }), ` ${text}`)),
-    el("span", { class: "sj-legend-item" }, el("span", { class: "sj-badge sj-badge-inline" }, glyph("eye")), " seen"));
+    ...items.map((kind) => el("span", { class: "sj-legend-item" }, el("span", { class: `sj-marker sj-marker-${kind} sj-marker-inline`, "aria-hidden": "true" }), ` ${say(`sj.legend.${kind}`)}`)),
+    el("span", { class: "sj-legend-item" }, el("span", { class: "sj-badge sj-badge-inline" }, glyph("eye")), ` ${say("sj.legend.seen")}`));
 }
 
 function takenPanel(view, seat, nm, over) {
   const side = (s) => {
     const list = (view.removed || [[], []])[s] || [];
     return el("div", { class: "sj-taken-side", dataset: { seat: s } },
-      el("div", { class: "sj-taken-title" }, colourDot(s), ` ${s === seat ? "Your" : `${nm[s]}'s`} castles out of the game: ${list.length}`),
+      el("div", { class: "sj-taken-title" }, colourDot(s), ` ${s === seat ? say("sj.taken.yours", { count: list.length }) : say("sj.taken.theirs", { who: nm[s], count: list.length })}`),
       el("div", { class: "sj-taken-list" }, ...list.map((p) => castleTile(p.piece || null, { owner: s, big: !!(p.piece && isBig(p.piece)) }))));
   };
   const order = seat === 1 ? [1, 0] : [0, 1];
   return el("div", { class: "sj-taken", id: "sj-taken" }, ...order.map(side));
 }
 
-/** "Red's Knight (4) attacks Blue's Unicorn (3): the Knight wins!" with both pictures. */
+/** A line about seat `actor` doing something to the castles of seat `owner`: the key's ".you" form
+ * when the viewer acts, ".on_you" when it is done to the viewer's castles, else the key itself. */
+function sayAbout(key, actor, owner, me, nm, params = {}) {
+  const p = { who: nm[actor], whom: nm[owner], ...params };
+  if (actor === me) return say(`${key}.you`, p);
+  if (owner === me && knows(`${key}.on_you`)) return say(`${key}.on_you`, p);
+  return say(key, p);
+}
+
+/** "the Knight wins" / "both are out": the end of a battle line. */
+function combatResult(ev) {
+  if (ev.winner === "attacker") return say("sj.combat.wins", { name: pieceName(ev.attacker.piece) });
+  if (ev.winner === "defender") return say("sj.combat.wins", { name: pieceName(ev.defender.piece) });
+  return say("sj.combat.both_out");
+}
+
+/** "Your Knight (4) attacked Bob's Unicorn (3): the Knight wins." */
+function combatLine(ev, me, nm) {
+  return sayAbout("sj.ev.combat", ev.attacker.owner, ev.defender.owner, me, nm, {
+    attacker: label(ev.attacker.piece), defender: label(ev.defender.piece), result: combatResult(ev),
+  });
+}
+
+/** "Your Knight (4) attacked Bob's Unicorn (3): the Knight wins." with both pictures. */
 function lastEventPanel(notable, seat, nm, fresh) {
   const { ev, all } = notable;
-  const owner = (s) => (s === seat ? "your" : `${nm[s]}'s`);
-  const Owner = (s) => (s === seat ? "Your" : `${nm[s]}'s`);
-  const who = (s) => (s === seat ? "You" : nm[s]);
   let pics = [];
   let text = "";
   let mood = "";
@@ -1213,9 +1259,7 @@ function lastEventPanel(notable, seat, nm, fresh) {
       const att = ev.attacker.piece;
       const def = ev.defender.piece;
       pics = [castleTile(att, { owner: ev.attacker.owner }), el("span", { class: "sj-vs", text: "⚔" }), castleTile(def, { owner: ev.defender.owner })];
-      const result = ev.winner === "attacker" ? `the ${pieceName(att)} wins!`
-        : ev.winner === "defender" ? `the ${pieceName(def)} wins!` : "they are equal: both are out!";
-      text = `${Owner(ev.attacker.owner)} ${label(att)} attacks ${owner(ev.defender.owner)} ${label(def)}: ${result}`;
+      text = combatLine(ev, seat, nm);
       const mine = ev.winner === "attacker" ? ev.attacker.owner : ev.winner === "defender" ? ev.defender.owner : null;
       mood = mine === null ? "even" : seat === null ? "" : mine === seat ? "good" : "bad";
       break;
@@ -1223,42 +1267,45 @@ function lastEventPanel(notable, seat, nm, fresh) {
     case "flip": {
       const p = ev.castle.piece;
       pics = [el("span", { class: "sj-die sj-die-small" }, pieceIcon(ev.die)), el("span", { class: "sj-vs", text: "→" }), castleTile(p, { owner: ev.castle.owner })];
-      text = `${who(ev.seat)} rolled ${a(ev.die)} and turned round ${owner(ev.castle.owner)} castle: ${a(p)}. `
-        + (ev.falls ? "It matches, so it falls!" : "No match: it is turned back.");
+      text = [
+        sayAbout("sj.ev.rolled", ev.seat, ev.seat, seat, nm, { name: pieceName(ev.die) }),
+        sayAbout("sj.ev.turned", ev.seat, ev.castle.owner, seat, nm, { name: pieceName(p) }),
+        say(ev.falls ? "sj.ev.flip.falls" : "sj.ev.flip.back"),
+      ].join(" ");
       mood = seat === null ? "" : (ev.falls === (ev.seat === seat)) ? "good" : "bad";
       break;
     }
     case "die_rolled":
       pics = [el("span", { class: "sj-die" }, pieceIcon(ev.face))];
-      text = `${who(ev.seat)} rolled ${a(ev.face)}.`;
+      text = sayAbout("sj.ev.rolled", ev.seat, ev.seat, seat, nm, { name: pieceName(ev.face) });
       break;
     case "tower_attacked": {
       const p = ev.piece;
       pics = [el("span", { class: "sj-vs", text: "⚔" }), castleTile(p, { owner: ev.owner, big: true })];
-      text = `${who(ev.seat)} attacked a big castle of ${ev.owner === seat ? "yours" : nm[ev.owner]}: the ${pieceName(p)}! `;
-      if (p === "flag") text += "The flag is found: the game is over!";
-      else if (p === "jester") text += "The Jester leaves the game.";
-      else if (all.some((e) => e.kind === "castles_returning")) text += "The Black Knight leaves, but every castle taken so far comes back!";
-      else if (all.some((e) => e.kind === "removed" && (e.castles || []).length > 1)) text += "The Black Knight leaves, and takes the attacker with him!";
-      else text += "The Black Knight leaves the game.";
+      let outcome = "sj.tower.black_knight";
+      if (p === "flag") outcome = "sj.tower.flag";
+      else if (p === "jester") outcome = "sj.tower.jester";
+      else if (all.some((e) => e.kind === "castles_returning")) outcome = "sj.tower.black_knight_returns";
+      else if (all.some((e) => e.kind === "removed" && (e.castles || []).length > 1)) outcome = "sj.tower.black_knight_takes";
+      text = `${sayAbout("sj.ev.tower", ev.seat, ev.owner, seat, nm, { name: pieceName(p) })} ${say(outcome)}`;
       mood = seat === null ? "" : (p === "black_knight") === (ev.seat === seat) ? "bad" : "good";
       break;
     }
     case "castles_returning":
       pics = ev.pieces.map((p) => castleTile(p, { owner: ev.owner, big: isBig(p) }));
-      text = `${who(ev.owner)} ${ev.owner === seat ? "put" : "puts"} back ${ev.count} castle${ev.count === 1 ? "" : "s"}.`;
+      text = sayAbout("sj.ev.returning", ev.owner, ev.owner, seat, nm, { count: ev.count });
       break;
     case "castles_returned":
-      text = `${who(ev.owner)} put back ${(ev.castles || []).length + (ev.towers || []).length} castles. The way to the back row is closed again.`;
+      text = sayAbout("sj.last.returned", ev.owner, ev.owner, seat, nm, { count: (ev.castles || []).length + (ev.towers || []).length });
       break;
     case "return_declined":
-      text = `${who(ev.owner)} chose not to put castles back.`;
+      text = sayAbout("sj.ev.declined", ev.owner, ev.owner, seat, nm);
       break;
     case "moved":
-      text = `${who(ev.seat)} moved a castle.`;
+      text = sayAbout("sj.ev.moved", ev.seat, ev.seat, seat, nm);
       break;
     case "setup_done":
-      text = "Both sides are ready. Red starts!";
+      text = say("sj.last.setup_done");
       break;
     default:
       return null;
@@ -1275,78 +1322,96 @@ function resultBanner(outcome, seat, nm, snapshot, client) {
   let headline;
   let mood;
   if (results[0] === "draw" || winner < 0) {
-    headline = "A draw.";
+    headline = say("sj.result.draw");
     mood = "draw";
   } else if (seat === null) {
-    headline = `${nm[winner]} (${COLOUR_NAMES[winner]}) wins!`;
+    headline = say("sj.result.spectator", { who: nm[winner], colour: colourName(winner) });
     mood = "win";
   } else {
-    headline = winner === seat ? "★ You win! ★" : "You lose.";
+    headline = winner === seat ? say("sj.result.win") : say("sj.result.loss");
     mood = winner === seat ? "win" : "loss";
   }
-  let detail = REASONS[outcome.reason] || outcome.reason || "";
+  let detail = outcome.reason ? reasonText(outcome.reason) : "";
   if (outcome.reason === "flag_captured" && winner >= 0) {
-    detail = winner === seat ? `You found ${nm[loser]}'s Flag!` : loser === seat ? `${nm[winner]} found your Flag.` : `${nm[winner]} found ${nm[loser]}'s Flag.`;
+    detail = winner === seat ? say("sj.result.you_found", { whom: nm[loser] }) : loser === seat ? say("sj.result.found_yours", { who: nm[winner] })
+      : say("sj.result.found", { who: nm[winner], whom: nm[loser] });
   } else if (outcome.reason === "no_legal_action" && loser >= 0) {
-    detail = `${loser === seat ? "You" : nm[loser]} had no castle left that could move.`;
+    detail = loser === seat ? say("sj.result.no_move.you") : say("sj.result.no_move", { who: nm[loser] });
   } else if (outcome.reason === "move_cap") {
-    detail = "The turn limit was reached.";
+    detail = say("sj.result.move_cap");
   } else if (outcome.reason === "resigned" && loser >= 0) {
-    detail = `${loser === seat ? "You" : nm[loser]} resigned.`;
+    detail = loser === seat ? say("result.you_resigned") : say("result.resigned", { who: nm[loser] });
   }
   const matchId = snapshot.match_id ?? (client && client.matchId);
   return el("div", { class: `result result-${mood}`, id: "result", dataset: { testid: "result", results: results.join(","), reason: outcome.reason || "" } },
     el("div", { class: "result-headline", text: headline }),
-    el("div", { class: "result-detail", text: `${detail} Every castle is shown now.` }),
+    el("div", { class: "result-detail", text: [detail, say("sj.result.all_shown")].filter(Boolean).join(" ") }),
     el("div", { class: "result-links" },
-      el("a", { class: "btn", href: "/lobby", text: "Back to the lobby" }),
-      matchId && !(client && client.showPicks) ? el("a", { class: "btn btn-ghost", href: `/matches/${matchId}/replay`, id: "watch-replay", text: "Watch the replay" }) : null));
+      el("a", { class: "btn", href: "/lobby", text: say("sj.result.back_to_lobby") }),
+      matchId && !(client && client.showPicks) ? el("a", { class: "btn btn-ghost", href: `/matches/${matchId}/replay`, id: "watch-replay", text: say("sj.result.watch_replay") }) : null));
+}
+
+/** "10 minutes" in the page's language (Intl's units), for the waiting panel. */
+function durationText(seconds) {
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    if (seconds % size !== 0) continue;
+    try {
+      return new Intl.NumberFormat(pageLocale(), { style: "unit", unit, unitDisplay: "long" }).format(seconds / size);
+    } catch (err) {
+      break;
+    }
+  }
+  return formatDuration(seconds);
 }
 
 function waitingForPlayers(snapshot, nm, client) {
   const url = window.location.href.replace(/\/replay$/, "");
-  const copy = el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Copy link" });
+  const copy = el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sj.waiting.copy") });
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied";
+      copy.textContent = say("sj.waiting.copied");
     } catch (err) {
-      copy.textContent = "Select and copy the link";
+      copy.textContent = say("sj.waiting.copy_by_hand");
     }
   });
   const opts = (client && client.options) || {};
   const expiry = client && client.expirySeconds;
   const cancel = cancelButton(client, snapshot);
   const rules = [];
-  rules.push(opts.variant === "quest" ? "Quest (dice, castles never move)" : "Victory (move and attack)");
-  if (opts.memory_aid) rules.push("memory aid on");
-  if (opts.move_cap) rules.push(`a draw after ${opts.move_cap} turns`);
+  rules.push(opts.variant === "quest" ? say("sj.waiting.quest") : say("sj.waiting.victory"));
+  if (opts.memory_aid) rules.push(say("sj.waiting.memory_aid"));
+  if (opts.move_cap) rules.push(say("sj.waiting.move_cap", { count: opts.move_cap }));
+  const players = (snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nm[s.seat]);
   return el("div", { class: "sj sj-waiting panel", id: "waiting-for-players" },
-    el("h2", { text: "Waiting for an opponent to join…" }),
+    el("h2", { text: say("sj.waiting.title") }),
     joinButton(snapshot, client),
-    el("p", { class: "muted", id: "match-rules", text: `This match: ${rules.join(", ")}.` }),
-    el("p", { text: "The match starts as soon as a second player joins from the lobby. You can also send them this link:" }),
+    el("p", { class: "muted", id: "match-rules", text: say("sj.waiting.rules", { rules: rules.join(", ") }) }),
+    el("p", { text: say("sj.waiting.join_hint") }),
     el("p", {}, el("code", { class: "hash", text: url }), " ", copy),
-    el("p", { class: "muted", text: `Players so far: ${(snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nm[s.seat]).join(", ") || "none"}` }),
+    el("p", { class: "muted", text: say("sj.waiting.players", { names: players.length ? listText(players) : say("sj.waiting.nobody") }) }),
     cancel ? el("p", { class: "waiting-cancel" }, cancel,
-      el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
+      el("span", { class: "muted small", text: expiry ? ` ${say("sj.waiting.expiry", { duration: durationText(expiry) })}` : "" })) : null);
 }
 
 // ================================================================== the log
 
 /** One log line for an input, or null to let the events speak. */
 export function describeInput(entry, client) {
-  const who = entry.seat === client.seat ? "You" : client.seatName(entry.seat);
+  const mine = entry.seat === client.seat;
+  const who = client.seatName(entry.seat);
   const evs = (entry.events || []).map((e) => e.kind);
   const setup = (entry.action && entry.action.setup) || (entry.hidden && !evs.some((k) => k.startsWith("castle")));
   switch (entry.kind) {
     case "commit":
     case "action":
     case "bot":
-      if (setup) return entry.seat === client.seat ? "You placed your castles." : `${who} has placed their castles (hidden).`;
+      if (setup) return mine ? say("sj.input.placed.you") : say("sj.input.placed", { who });
       return null;
-    case "timeout":
-      return `${who === "You" ? "Your" : `${who}'s`} time ran out: the computer played${setup ? " (placed the castles)" : ""}.`;
+    case "timeout": {
+      const key = setup ? "sj.input.timeout_setup" : "sj.input.timeout";
+      return mine ? say(`${key}.you`) : say(key, { who });
+    }
     case "chance":
       return null;
     default:
@@ -1358,43 +1423,37 @@ export function describeInput(entry, client) {
 export function describeEvent(ev, entry, client) {
   const me = client ? client.seat : null;
   const nm = [client.seatName(0), client.seatName(1)];
-  const who = (s) => (s === me ? "You" : nm[s]);
-  const whose = (s) => (s === me ? "your" : `${nm[s]}'s`);
   switch (ev.kind) {
     case "setup_done":
-      return "Both players have placed their castles. Red starts!";
+      return say("sj.ev.setup_done");
     case "die_rolled":
-      return `${who(ev.seat)} rolled the die: ${pieceName(ev.face)}.`;
+      return sayAbout("sj.ev.rolled", ev.seat, ev.seat, me, nm, { name: pieceName(ev.face) });
     case "flip":
-      return `${who(ev.seat)} turned round ${whose(ev.castle.owner)} castle: ${a(ev.castle.piece)}. ${ev.falls ? "It falls!" : "No match."}`;
+      return `${sayAbout("sj.ev.turned", ev.seat, ev.castle.owner, me, nm, { name: pieceName(ev.castle.piece) })} ${say(ev.falls ? "sj.ev.falls" : "sj.ev.no_match")}`;
     case "moved":
-      return `${who(ev.seat)} moved a castle.`;
-    case "combat": {
-      const att = ev.attacker.piece;
-      const def = ev.defender.piece;
-      const res = ev.winner === "attacker" ? `the ${pieceName(att)} wins` : ev.winner === "defender" ? `the ${pieceName(def)} wins` : "both are out";
-      const Whose = whose(ev.attacker.owner);
-      return `${Whose[0].toUpperCase()}${Whose.slice(1)} ${label(att)} attacked ${whose(ev.defender.owner)} ${label(def)}: ${res}.`;
-    }
+      return sayAbout("sj.ev.moved", ev.seat, ev.seat, me, nm);
+    case "combat":
+      return combatLine(ev, me, nm);
     case "tower_attacked":
-      return `${who(ev.seat)} attacked a big castle of ${ev.owner === me ? "yours" : nm[ev.owner]}: the ${pieceName(ev.piece)}!`;
+      return sayAbout("sj.ev.tower", ev.seat, ev.owner, me, nm, { name: pieceName(ev.piece) });
     case "removed":
-      if (ev.cause === "black_knight" && (ev.castles || []).length > 1) return "The Black Knight takes the attacker with him.";
+      if (ev.cause === "black_knight" && (ev.castles || []).length > 1) return say("sj.ev.black_knight_takes");
       return null;
     case "castles_returning":
-      return `${who(ev.owner)} ${ev.owner === me ? "put" : "puts"} back ${ev.count} taken castle${ev.count === 1 ? "" : "s"}.`;
+      return sayAbout("sj.ev.returning", ev.owner, ev.owner, me, nm, { count: ev.count });
     case "castle_placed":
-      return ev.piece ? `You put your ${pieceName(ev.piece)} back.` : `${who(ev.owner)} put a castle back.`;
+      return ev.piece ? say("sj.ev.placed.you", { name: pieceName(ev.piece) }) : say("sj.ev.placed", { who: nm[ev.owner] });
     case "castles_returned":
-      return `${who(ev.owner)} put back every taken castle.`;
+      return sayAbout("sj.ev.returned", ev.owner, ev.owner, me, nm);
     case "return_declined":
-      return `${who(ev.owner)} chose not to put castles back.`;
+      return sayAbout("sj.ev.declined", ev.owner, ev.owner, me, nm);
     case "game_over": {
       const r = ev.results || [];
-      if (r[0] === "draw") return `Game over: a draw (${REASONS[ev.reason] || ev.reason}).`;
+      const reason = reasonText(ev.reason);
+      if (r[0] === "draw") return say("sj.ev.over.draw", { reason });
       const w = r.indexOf("win");
-      if (ev.reason === "flag_captured") return `Game over: ${who(w)} found the Flag and ${w === me ? "win" : "wins"}!`;
-      return `Game over: ${who(w)} ${w === me ? "win" : "wins"} (${REASONS[ev.reason] || ev.reason}).`;
+      const key = ev.reason === "flag_captured" ? "sj.ev.over.flag" : "sj.ev.over";
+      return w === me ? say(`${key}.you`, { reason }) : say(key, { who: nm[w], reason });
     }
     default:
       return null;
