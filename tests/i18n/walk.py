@@ -34,12 +34,13 @@ PROPER = {
     "victory",
     "flag",
 }
-#: words spelled as in English that belong to these languages: loanwords ("online", "limit") and
-#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now")
+#: words spelled as in English that belong to these languages: loanwords ("online", "limit"; "bonus",
+#: the Czech Scratch Wars rulebook's word) and native words ("run", Czech: "of the runes"; "most",
+#: Hungarian: "now"; "add", Hungarian: "give"; "tie", Slovak: "those"; "type", Slovak: "in the type")
 NATIVE = {
-    "hu": {"most", "online"},
-    "cs": {"online", "limit", "run"},
-    "sk": {"online", "limit"},
+    "hu": {"most", "online", "add"},
+    "cs": {"online", "limit", "run", "bonus"},
+    "sk": {"online", "limit", "bonus", "tie", "type"},
     "uk": set(),
     "ru": set(),
 }
@@ -100,12 +101,30 @@ def english_words_in(html: str, vocabulary: frozenset[str] | set[str], allowed: 
     return _english(visible_text(html), vocabulary, allowed)
 
 
+@cache
+def original_names() -> tuple[str, ...]:
+    """The games' card names that stay as they are in every language (docs/i18n.md, "names"): Scratch
+    Wars' heroes and weapons (its own English card set, shown with a translation beside them) and
+    their 4-letter codes ("TINS"), longest first. The walk reads past them, so "Tin Shortsword" on a
+    Czech page is a name, not English."""
+    names: set[str] = set()
+    sw = all_games().get("scratch_wars")
+    if sw is not None:
+        cards = sw.catalog()
+        for card in [*cards.get("heroes", ()), *cards.get("weapons", ())]:
+            names.update((str(card["name"]), str(card["code"])))
+    return tuple(sorted(names, key=len, reverse=True))
+
+
 def _english(parts: list[str], vocabulary: frozenset[str] | set[str], allowed: set[str]) -> dict[str, str]:
     found = {}
-    for part in parts:
+    for text in parts:
+        part = text
+        for name in original_names():
+            part = part.replace(name, " ")
         for word in re.findall(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])", part):
             if word.lower() in vocabulary and word.lower() not in allowed:
-                found[word] = " ".join(part.split())[:80]
+                found[word] = " ".join(text.split())[:80]
     return found
 
 
