@@ -156,7 +156,9 @@ def rules_context(rules: Any) -> dict[str, Any]:
 @router.get("/games/scratch_wars/cards", response_class=HTMLResponse)
 async def cards_page(request: Request, user: OptionalUser) -> HTMLResponse:
     """Every hero and weapon of the shipped set, drawn as cards."""
-    return render_page(request, "scratch_wars/cards.html", user, title=N_("Scratch Wars cards"), **_context(request, user))
+    return render_page(
+        request, "scratch_wars/cards.html", user, title=N_("Scratch Wars cards"), **_context(request, user)
+    )
 
 
 WEB = GameWeb(

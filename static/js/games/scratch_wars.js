@@ -9,7 +9,7 @@
 import { api, el } from "/static/js/api.js";
 import { errorText, formatNumber, say as t } from "/static/js/messages.js";
 import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
-import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, joinButton } from "/static/js/match_client.js";
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
   bonusChip, bonusKindName, effectName, EFFECTS, ensureStyles, icon, kindName, landingAngle, legend, loadCatalog, signed,
@@ -616,6 +616,14 @@ function optionsText(opts) {
   return parts.join(", ");
 }
 
+/** Whole seconds in the largest unit that divides them, in the page's language ("10 minut"). */
+function durationText(seconds) {
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    if (seconds % size === 0) return formatNumber(seconds / size, { style: "unit", unit, unitDisplay: "long" });
+  }
+  return String(seconds);
+}
+
 function waitingForPlayers(snapshot, client) {
   const url = window.location.href.replace(/\/replay$/, "");
   const cancel = cancelButton(client, snapshot);
@@ -631,7 +639,7 @@ function waitingForPlayers(snapshot, client) {
     el("p", {}, `${t("sw.waiting.meanwhile")} `, el("a", { href: "/decks/scratch_wars", target: "_blank", text: t("sw.waiting.prepare") }), " · ",
       el("a", { href: "/games/scratch_wars/cards", target: "_blank", text: t("sw.waiting.browse") })),
     cancel ? el("p", { class: "waiting-cancel" }, cancel,
-      el("span", { class: "muted small", text: expiry ? ` ${t("sw.waiting.expiry", { time: formatDuration(expiry) })}` : "" })) : null);
+      el("span", { class: "muted small", text: expiry ? ` ${t("sw.waiting.expiry", { time: durationText(expiry) })}` : "" })) : null);
 }
 
 /** The result's second line, from the outcome's codes: who resigned ("You resigned." for the
