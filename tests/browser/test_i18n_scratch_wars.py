@@ -35,10 +35,10 @@ WANTED = {"main", "decide", "target", "main (waiting)"}
 FRAME = ["#cancel-match-box", "#join-match", "#rematch-panel", "#waiting-for-players code"]
 #: the text a person reads on the board and the log: elements' text and the attributes read aloud
 #: or shown on hover, leaving out the parts of the match page's frame
-_BOARD_JS = """(frame) => {
+_BOARD_JS = """([roots, frame]) => {
   const parts = [];
   const outside = (node) => !frame.some((s) => node.closest(s));
-  for (const root of document.querySelectorAll('#game-root, #log')) {
+  for (const root of document.querySelectorAll(roots)) {
     let text = root.innerText;
     for (const s of frame) for (const node of root.querySelectorAll(s)) text = text.replace(node.innerText, ' ');
     parts.push(text);
@@ -54,10 +54,10 @@ _BOARD_JS = """(frame) => {
 }"""
 
 
-def english_on_board(page: Page, locale: str, *names: str) -> dict[str, str]:
+def english_on_board(page: Page, locale: str, *names: str, roots: str = "#game-root, #log") -> dict[str, str]:
     """The English words a person reads on the board and its log (``english_on_page`` of
-    tests/browser/helpers.py, on the game's own part of the page)."""
-    return english_in_text(page.evaluate(_BOARD_JS, FRAME), locale, *names)
+    tests/browser/helpers.py, on the game's own part of the page: ``roots``)."""
+    return english_in_text(page.evaluate(_BOARD_JS, [roots, FRAME]), locale, *names)
 
 
 def seat_names(page: Page) -> list[str]:
@@ -155,4 +155,49 @@ def test_the_scratch_wars_board_speaks_the_players_language(new_page, locale):
     expect(page.locator("#result")).to_be_visible(timeout=LONG)
     expect(page.locator("#sw-status")).to_be_visible(timeout=LONG)
     check(page, locale, "result", name)
+    assert not [e for e in w.errors if not e.startswith("Failed to load resource")], w.errors
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_cards_the_rules_and_the_loadout_editor_drawn_in_the_browser(new_page, locale):
+    """The parts of the other Scratch Wars pages that the browser draws: the gallery's full cards and
+    legend, the rules page's legend, and the loadout editor's list, builder and buttons."""
+    page = new_page()
+    w = watch(page)
+    name = unique_name("Anicka")
+    signup(page, name)
+    set_language(page, locale)
+
+    page.goto("/games/scratch_wars/cards")
+    expect(page.locator("body")).to_have_attribute("data-sw-ready", "1", timeout=LONG)
+    expect(page.locator("#card-TINS .sw-card-local")).to_be_visible()
+    found = english_on_board(page, locale, roots="#sw-gallery")
+    assert found == {}, f"{locale}, gallery: {found}"
+
+    page.goto("/games/scratch_wars")
+    expect(page.locator("#sw-legend .sw-legend")).to_be_visible(timeout=LONG)
+    found = english_on_board(page, locale, roots="#sw-rules")
+    assert found == {}, f"{locale}, rules page: {found}"
+
+    saved = page.request.post(
+        "/api/decks",
+        data={"game": "scratch_wars", "name": "Bouře", "data": {"hero": "MORA", "weapons": ["ORCL", "STAR"]}},
+    )
+    assert saved.ok, saved.text()
+    page.goto("/decks/scratch_wars")
+    expect(page.locator("body")).to_have_attribute("data-sw-ready", "1", timeout=LONG)
+    expect(page.locator('#sw-deck-list [data-action="edit"]')).to_be_visible()
+    page.locator('#sw-deck-list [data-action="edit"]').click()
+    expect(page.locator("#sw-save-new")).to_be_visible()
+    found = english_on_board(page, locale, name, roots="#sw-loadouts-app")
+    assert found == {}, f"{locale}, loadout editor: {found}"
+    page.locator('#sw-deck-list [data-action="rename"]').click()
+    expect(page.locator("#sw-deck-list .sw-rename-input")).to_be_visible()
+    found = english_on_board(page, locale, name, roots="#sw-loadouts-app")
+    assert found == {}, f"{locale}, loadout editor, renaming: {found}"
+    page.locator("#sw-name").fill("")
+    page.locator("#sw-save").click()
+    expect(page.locator("#sw-deck-error")).to_be_visible()
+    found = english_on_board(page, locale, name, roots="#sw-loadouts-app")
+    assert found == {}, f"{locale}, loadout editor, a missing name: {found}"
     assert not [e for e in w.errors if not e.startswith("Failed to load resource")], w.errors
