@@ -271,6 +271,11 @@ export function rarityText(card) {
   return say(`sw.rarity.${verdict}`, { strength: r.strength, average: num(r.average) });
 }
 
+/** " ✦ rare" after a rare card's rarity check. */
+function rareMark(card) {
+  return card.rarity && card.rarity.rare ? el("span", { class: "sw-rare-mark", text: ` ✦ ${say("sw.card.rare")}` }) : null;
+}
+
 function stars(n, max = 4) {
   return el("span", { class: "sw-stars", title: say("sw.card.stars_title", { count: n, max }), "aria-label": say("sw.card.stars", { count: n, max }) },
     el("span", { class: "sw-stars-on", text: "★".repeat(n) }), el("span", { class: "sw-stars-off", text: "★".repeat(Math.max(0, max - n)) }));
@@ -381,7 +386,8 @@ function costBadge(cost, { base = null, title = null } = {}) {
 
 function durabilityBadge(d) {
   return el("span", { class: "sw-dur-badge", title: say("sw.card.durability_title", { value: d }) },
-    icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(d) }));
+    icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(d) }),
+    el("span", { class: "sw-dur-word", text: say("sw.card.durability_word") }));
 }
 
 /**
@@ -424,7 +430,7 @@ export function weaponCard(w, opts = {}) {
   const parts = [head, meta, wheelBox];
   if (!compact) {
     parts.push(el("div", { class: `sw-rarity${w.rarity && w.rarity.rare ? " sw-rare" : ""}`, title: say("sw.card.rarity_weapon_title") },
-      el("span", { class: "muted", text: `${say("sw.card.wheel_sum")} ` }), rarityText(w)));
+      el("span", { class: "muted", text: `${say("sw.card.wheel_sum")} ` }), rarityText(w), rareMark(w)));
     if (w.flavour) parts.push(el("p", { class: "sw-flavour", text: flavourText(w) }));
   }
   if (opts.selected && opts.selectable) parts.push(el("span", { class: "sw-check", "aria-hidden": "true", text: "✓" }));
@@ -435,7 +441,8 @@ export function weaponCard(w, opts = {}) {
 export function timeColumn(col, t, { current = false, used = null, energy = true } = {}) {
   const key = TIMES[t];
   return el("div", { class: `sw-tod sw-tod-${key}${current ? " sw-tod-now" : ""}`, dataset: { tod: t } },
-    el("div", { class: "sw-tod-head", title: timeName(t) }, icon(key, { title: "" }), el("span", { class: "sw-tod-name", text: timeName(t) })),
+    el("div", { class: "sw-tod-head", title: timeName(t) }, icon(key, { title: "" }), el("span", { class: "sw-tod-name", text: timeName(t) }),
+      current ? el("span", { class: "sw-tod-now-mark", text: say("sw.card.now") }) : null),
     energy ? el("div", { class: "sw-tod-energy", title: say(`sw.card.energy_at.${key}`) },
       icon("energy", { title: "" }), el("span", { text: String(col.energy) })) : null,
     el("div", { class: "sw-tod-bonuses" },
@@ -474,7 +481,7 @@ export function heroCard(h, opts = {}) {
     parts.push(el("div", { class: "sw-tods" },
       ...h.times_of_day.map((col, t) => timeColumn(col, t, { current: opts.current === t, used: opts.current === t ? opts.used : null }))));
     parts.push(el("div", { class: `sw-rarity${h.rarity && h.rarity.rare ? " sw-rare" : ""}`, title: say("sw.card.rarity_hero_title") },
-      el("span", { class: "muted", text: `${say("sw.card.energy_bonuses")} ` }), rarityText(h)));
+      el("span", { class: "muted", text: `${say("sw.card.energy_bonuses")} ` }), rarityText(h), rareMark(h)));
     if (h.flavour) parts.push(el("p", { class: "sw-flavour", text: flavourText(h) }));
   }
   if (opts.selected && opts.selectable) parts.push(el("span", { class: "sw-check", "aria-hidden": "true", text: "✓" }));
