@@ -4,7 +4,8 @@
 // The server has the last word (validate_deck / is_legal); this only keeps the choice sensible.
 
 import { el } from "/static/js/api.js";
-import { heroCard, icon, typeName, TYPES, weaponCard } from "/static/js/scratch_wars_cards.js";
+import { say } from "/static/js/messages.js";
+import { heroCard, icon, kindName, TYPES, typesName, weaponCard, weaponLabel } from "/static/js/scratch_wars_cards.js";
 
 export const MAX_WEAPONS = 5;
 
@@ -37,9 +38,9 @@ export function loadoutBuilder(cat, opts = {}) {
       state.weapons = state.weapons.filter((c) => c !== code);
       state.hint = "";
     } else if (state.weapons.length >= MAX_WEAPONS) {
-      state.hint = `A hero carries at most ${MAX_WEAPONS} weapons: take one off first.`;
+      state.hint = say("sw.builder.too_many", { count: MAX_WEAPONS });
     } else if (state.weapons.some((c) => cat.weapon[c].name === w.name)) {
-      state.hint = `${w.name} is already equipped: each weapon name only once (two different weapons of one type are fine).`;
+      state.hint = say("sw.builder.same_name", { weapon: weaponLabel(w) });
     } else {
       state.weapons = [...state.weapons, code];
       state.hint = "";
@@ -56,16 +57,16 @@ export function loadoutBuilder(cat, opts = {}) {
       return el("li", { class: "sw-chosen-weapon", dataset: { code } },
         el("span", { class: "sw-slot-no", text: String(i + 1) }),
         icon(w.type),
-        el("span", { class: "sw-chosen-name", text: w.name }),
-        el("span", { class: `sw-chip-cost${cost > w.energy_cost ? " sw-cost-extra" : ""}`, title: `spin cost ${cost}` }, icon("energy", { title: "" }), String(cost)),
-        el("button", { type: "button", class: "btn btn-small btn-ghost sw-remove", "aria-label": `Take off ${w.name}`, text: "×",
+        el("span", { class: "sw-chosen-name", text: weaponLabel(w) }),
+        el("span", { class: `sw-chip-cost${cost > w.energy_cost ? " sw-cost-extra" : ""}`, title: say("sw.card.cost", { cost }) }, icon("energy", { title: "" }), String(cost)),
+        el("button", { type: "button", class: "btn btn-small btn-ghost sw-remove", "aria-label": say("sw.builder.take_off", { weapon: weaponLabel(w) }), text: "×",
           onclick: () => toggleWeapon(code) }));
     });
     const summary = el("div", { class: "sw-builder-summary", id: `${prefix}-summary` },
-      el("div", { class: "sw-summary-hero" }, el("strong", { text: "Hero: " }),
-        el("span", { id: `${prefix}-chosen-hero`, text: hero ? `${hero.name} (${hero.kind})` : "none yet" })),
-      el("div", { class: "sw-summary-count", id: `${prefix}-weapon-count`, text: `${state.weapons.length} / ${MAX_WEAPONS} weapons` }),
-      chosen.length ? el("ol", { class: "sw-chosen-list" }, ...chosen) : el("p", { class: "muted small", text: "No weapon yet: pick 1 to 5 below." }),
+      el("div", { class: "sw-summary-hero" }, el("strong", { text: `${say("sw.builder.hero")} ` }),
+        el("span", { id: `${prefix}-chosen-hero`, text: hero ? `${hero.name} (${kindName(hero)})` : say("sw.builder.no_hero") })),
+      el("div", { class: "sw-summary-count", id: `${prefix}-weapon-count`, text: say("sw.builder.count", { count: state.weapons.length, max: MAX_WEAPONS }) }),
+      chosen.length ? el("ol", { class: "sw-chosen-list" }, ...chosen) : el("p", { class: "muted small", text: say("sw.builder.no_weapon", { max: MAX_WEAPONS }) }),
       el("p", { class: "hint", id: `${prefix}-builder-hint`, text: state.hint }));
 
     const heroes = el("div", { class: "sw-pick-grid sw-pick-heroes" }, ...cat.heroes.map((h) => heroCard(h, {
@@ -78,13 +79,13 @@ export function loadoutBuilder(cat, opts = {}) {
     })));
     const preview = hero ? el("div", { class: "sw-hero-preview" }, heroCard(hero)) : null;
 
-    const filters = [["hero", "This hero's types"], ["all", "All"], ...Object.entries(TYPES)];
-    const filterBar = el("div", { class: "sw-filters", role: "toolbar", "aria-label": "Weapon types" },
+    const filters = [["hero", say("sw.builder.hero_types")], ["all", say("sw.builder.all")], ...Object.entries(TYPES)];
+    const filterBar = el("div", { class: "sw-filters", role: "toolbar", "aria-label": say("sw.builder.weapon_types") },
       ...filters.filter(([f]) => f !== "hero" || hero).map(([f, label]) => el("button", {
         type: "button", class: `btn btn-small${state.filter === f || (f === "all" && state.filter === "hero" && !hero) ? "" : " btn-ghost"}`,
         dataset: { filter: f }, "aria-pressed": state.filter === f ? "true" : "false",
         onclick: () => { state.filter = f; draw(); },
-      }, f === "hero" || f === "all" ? label : el("span", {}, icon(f, { title: "" }), ` ${typeName(f)}s`))));
+      }, f === "hero" || f === "all" ? label : el("span", {}, icon(f, { title: "" }), ` ${typesName(f)}`))));
     const shown = cat.weapons.filter((w) => {
       if (state.filter === "all" || (state.filter === "hero" && !hero)) return true;
       if (state.filter === "hero") return hero.weapon_types.includes(w.type) || state.weapons.includes(w.code);
@@ -96,10 +97,10 @@ export function loadoutBuilder(cat, opts = {}) {
     })));
 
     node.replaceChildren(summary,
-      el("section", { class: "sw-builder-step" }, el("h3", { text: "1. Choose a hero" }), heroes, preview),
-      el("section", { class: "sw-builder-step" }, el("h3", { text: `2. Equip 1 to ${MAX_WEAPONS} weapons` }),
-        el("p", { class: "muted small", id: `${prefix}-name-rule`, text: "Each weapon name only once: never two of the same weapon. Two different weapons of one type (two axes, two bows) are fine." }),
-        el("p", { class: "muted small", text: "Weapons of the hero's own types spin at their printed cost; any other type costs 1 energy more (level 3)." }),
+      el("section", { class: "sw-builder-step" }, el("h3", { text: say("sw.builder.step_hero") }), heroes, preview),
+      el("section", { class: "sw-builder-step" }, el("h3", { text: say("sw.builder.step_weapons", { max: MAX_WEAPONS }) }),
+        el("p", { class: "muted small", id: `${prefix}-name-rule`, text: say("sw.builder.name_rule") }),
+        el("p", { class: "muted small", text: say("sw.builder.cost_rule") }),
         filterBar, weapons));
   }
 
@@ -116,9 +117,10 @@ export function loadoutBuilder(cat, opts = {}) {
   };
 }
 
-/** A one-line description of a loadout: "Bramwell Cogsworth · Ironbark Greatsword, Salt Cutlass". */
+/** A one-line description of a loadout: "Bramwell Cogsworth · Ironbark Greatsword, Salt Cutlass"
+ * (each weapon's translation beside its original name on a page in another language). */
 export function loadoutLine(cat, data) {
   const hero = cat.hero[data.hero];
-  const names = (data.weapons || []).map((c) => (cat.weapon[c] ? cat.weapon[c].name : c));
+  const names = (data.weapons || []).map((c) => (cat.weapon[c] ? weaponLabel(cat.weapon[c]) : c));
   return `${hero ? hero.name : data.hero} · ${names.join(", ")}`;
 }

@@ -134,13 +134,15 @@ const ICONS = {
   repair: [{ d: "M20.5 6.5a5 5 0 0 1-6.6 6.3L6 20.7a2.1 2.1 0 0 1-3-3l7.9-7.9a5 5 0 0 1 6.3-6.6l-3.3 3.3.6 2.6 2.6.6z" }],
 };
 
-const ICON_TITLES = {
-  ...Object.fromEntries(Object.entries(EFFECTS).map(([k, v]) => [k, v.name])),
-  ...Object.fromEntries(Object.entries(BONUS_KINDS).map(([k, v]) => [k, v.name])),
-  ...TYPES,
-  ...TIME_NAMES,
-  heart: "Lives", durability: "Durability", flag: "Deferred effect", broken: "Broken", repair: "Under repair",
-};
+/** An icon's name in the page's language (its default title and aria-label). */
+function iconTitle(name) {
+  if (EFFECTS[name]) return effectName(name);
+  if (BONUS_KINDS[name]) return bonusKindName(name);
+  if (TYPES[name]) return typeName(name);
+  if (TIME_NAMES[name]) return timeName(TIMES.indexOf(name));
+  return { heart: say("sw.card.lives"), durability: say("sw.card.durability"), flag: say("sw.card.deferred_effect"),
+    broken: say("sw.state.broken"), repair: say("sw.state.repairing") }[name];
+}
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -173,7 +175,7 @@ function shapes(name, color) {
 /** An inline SVG icon (effect id, weapon type, time of day, bonus kind, heart, durability, flag…). */
 export function icon(name, { cls = "", title = undefined, label = undefined } = {}) {
   const node = svg("svg", { viewBox: "0 0 24 24", class: `sw-icon sw-icon-${name}${cls ? ` ${cls}` : ""}`, focusable: "false" });
-  const t = title === undefined ? ICON_TITLES[name] : title;
+  const t = title === undefined ? iconTitle(name) : title;
   if (label || t) {
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", label || t);
@@ -206,34 +208,90 @@ export function effectName(id) {
   return say(`sw.effect.${id}`, {}, (EFFECTS[id] && EFFECTS[id].name) || String(id || "").replace(/_/g, " "));
 }
 
+/** A weapon type ("sword") in the page's language (messages.js "sw.type.<type>"). */
 export function typeName(t) {
-  return TYPES[t] || t;
+  return say(`sw.type.${t}`, {}, TYPES[t] || t);
+}
+
+/** A weapon type in the plural ("Swords"), as a filter button says it. */
+export function typesName(t) {
+  return say(`sw.types.${t}`, {}, `${TYPES[t] || t}s`);
+}
+
+/** An effect's meaning in one line (the legend). */
+export function effectText(id) {
+  return say(`sw.effect_text.${id}`, {}, (EFFECTS[id] && EFFECTS[id].text) || "");
+}
+
+/** A bonus kind's name ("Blessing"). */
+export function bonusKindName(kind) {
+  return say(`sw.bonus.${kind}`, {}, (BONUS_KINDS[kind] && BONUS_KINDS[kind].name) || kind);
+}
+
+function slug(text) {
+  return String(text || "").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+}
+
+/** A hero's kind ("Tinker Knight") in the page's language (messages.js "sw.kind.<kind>"). */
+export function kindName(h) {
+  return h ? say(`sw.kind.${slug(h.kind)}`, {}, h.kind) : "";
+}
+
+/** A card's flavour line in the page's language (messages.js "sw.flavour.<code>"). */
+export function flavourText(card) {
+  return card && card.flavour ? say(`sw.flavour.${card.code}`, {}, card.flavour) : "";
+}
+
+/**
+ * A weapon's name in the page's language, or "" when it is the original (English pages): the
+ * cards keep their original names and show this beside them (docs/i18n.md, "names").
+ */
+export function weaponTranslation(w) {
+  if (!w || !w.code) return "";
+  const local = say(`sw.weapon.${w.code}`, {}, w.name);
+  return local && local !== w.name ? local : "";
+}
+
+/** "Tin Shortsword (Plechový krátký meč)": the original name with its translation beside it. */
+export function weaponLabel(w) {
+  if (!w) return "";
+  const local = weaponTranslation(w);
+  return local ? `${w.name} (${local})` : w.name;
 }
 
 /** A time of day (0 morning .. 3 night) in the page's language (messages.js "sw.time.<name>"). */
 export function timeName(i) {
-  return say(`sw.time.${TIMES[i]}`, {}, TIME_NAMES[TIMES[i]] || `Time ${i + 1}`);
+  return say(`sw.time.${TIMES[i]}`, {}, TIME_NAMES[TIMES[i]] || String(i + 1));
 }
 
 /** The rulebook's rarity check as text: "20 vs 19.5: above average (rare)". */
 export function rarityText(card) {
   const r = card.rarity || {};
-  const verdict = r.strength > r.average ? "above average" : r.strength < r.average ? "below average" : "exactly average";
-  return `${r.strength} vs ${num(r.average)}: ${verdict}`;
+  const verdict = r.strength > r.average ? "above" : r.strength < r.average ? "below" : "exact";
+  return say(`sw.rarity.${verdict}`, { strength: r.strength, average: num(r.average) });
+}
+
+/** " ✦ rare" after a rare card's rarity check. */
+function rareMark(card) {
+  return card.rarity && card.rarity.rare ? el("span", { class: "sw-rare-mark", text: ` ✦ ${say("sw.card.rare")}` }) : null;
 }
 
 function stars(n, max = 4) {
-  return el("span", { class: "sw-stars", title: `${n} of ${max} rarity stars`, "aria-label": `${n} of ${max} stars` },
+  return el("span", { class: "sw-stars", title: say("sw.card.stars_title", { count: n, max }), "aria-label": say("sw.card.stars", { count: n, max }) },
     el("span", { class: "sw-stars-on", text: "★".repeat(n) }), el("span", { class: "sw-stars-off", text: "★".repeat(Math.max(0, max - n)) }));
 }
 
 /** What a bonus does, as a sentence: "+2 to Attack hero (deferred effect)". */
 export function bonusText(b) {
   const v = signed(b.value);
-  if (b.kind === "effect") return `${v} to ${effectName(b.effect)}${b.flag ? " (deferred effect: applies when it is deferred)" : ""}${b.value < 0 ? " — a penalty, mandatory when you use it" : ""}`;
-  if (b.kind === "blessing") return `Blessing ${v}: to any one-shot effect${b.value < 0 ? " — mandatory" : ""}`;
-  if (b.kind === "combo_bonus") return `Combo bonus ${v}: to a detonation of 2+ combos`;
-  return `Combo detonator ${v}: detonate even one combo`;
+  if (b.kind === "effect") {
+    const text = say("sw.bonus_line.effect", { value: v, effect: effectName(b.effect) });
+    const flag = b.flag ? ` ${say("sw.bonus_line.flag")}` : "";
+    return `${text}${flag}${b.value < 0 ? ` — ${say("sw.bonus_line.penalty")}` : ""}`;
+  }
+  if (b.kind === "blessing") return `${say("sw.bonus_line.blessing", { value: v })}${b.value < 0 ? ` — ${say("sw.bonus_line.mandatory")}` : ""}`;
+  if (b.kind === "combo_bonus") return say("sw.bonus_line.combo_bonus", { value: v });
+  return say("sw.bonus_line.combo_detonator", { value: v });
 }
 
 /** A hero bonus: icon + signed value; negative bonuses red, deferred ones with the flag marker. */
@@ -242,7 +300,7 @@ export function bonusChip(b, { used = false, usable = false } = {}) {
   const cls = ["sw-bonus", b.value < 0 ? "sw-bonus-neg" : "sw-bonus-pos", `sw-bonus-${b.kind}`];
   if (used) cls.push("sw-bonus-used");
   if (usable) cls.push("sw-bonus-usable");
-  return el("span", { class: cls.join(" "), title: `${bonusText(b)}${used ? " (used this turn)" : ""}`, dataset: { kind: b.kind } },
+  return el("span", { class: cls.join(" "), title: `${bonusText(b)}${used ? ` ${say("sw.bonus_line.used")}` : ""}`, dataset: { kind: b.kind } },
     b.flag ? icon("flag", { cls: "sw-flag" }) : null,
     icon(name, { title: "" }),
     el("span", { class: "sw-bonus-value", text: signed(b.value) }));
@@ -273,7 +331,8 @@ export function wheelSvg(weapon, { size = 160, highlight = null, hub = true, lab
   const c = 100;
   const r = 97;
   const node = svg("svg", { viewBox: "0 0 200 200", width: size, height: size, class: "sw-wheel", role: "img",
-    "aria-label": `${weapon.name} wheel: ${wheel.map((s) => `${s.field} ${effectName(s.effect)} ${s.value}`).join(", ")}` });
+    "aria-label": say("sw.card.wheel_label", { weapon: weaponLabel(weapon),
+      segments: wheel.map((s) => `${say(`sw.field.${s.field}`, {}, s.field)} ${effectName(s.effect)} ${s.value}`).join(", ") }) });
   node.append(svg("circle", { cx: c, cy: c, r: r + 2, fill: "#2a2320" }));
   wheel.forEach((seg, i) => {
     const a0 = (i * 360) / n;
@@ -321,13 +380,14 @@ function costBadge(cost, { base = null, title = null } = {}) {
   const extra = base !== null && cost > base;
   return el("span", {
     class: `sw-cost-badge${extra ? " sw-cost-extra" : ""}`,
-    title: title || (extra ? `Spin cost ${cost} energy: ${base} +1 because this hero does not use the type` : `Spin cost: ${cost} energy`),
+    title: title || (extra ? say("sw.card.cost_extra", { cost, base }) : say("sw.card.cost", { cost })),
   }, icon("energy", { title: "" }), el("span", { text: String(cost) }));
 }
 
 function durabilityBadge(d) {
-  return el("span", { class: "sw-dur-badge", title: `Durability ${d}: an attack of ${d} or more breaks it (or cancels the effect it holds)` },
-    icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(d) }));
+  return el("span", { class: "sw-dur-badge", title: say("sw.card.durability_title", { value: d }) },
+    icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(d) }),
+    el("span", { class: "sw-dur-word", text: say("sw.card.durability_word") }));
 }
 
 /**
@@ -353,24 +413,25 @@ export function weaponCard(w, opts = {}) {
     attrs["aria-pressed"] = opts.selected ? "true" : "false";
     attrs.disabled = !!opts.disabled;
     attrs.onclick = opts.onClick;
-    attrs.title = `${w.name}: ${opts.selected ? "click to take it off" : "click to equip"}`;
+    attrs.title = say(opts.selected ? "sw.card.take_off" : "sw.card.equip", { weapon: weaponLabel(w) });
   }
   const head = el("div", { class: "sw-card-head" },
     el("div", { class: "sw-card-title" },
       el("span", { class: "sw-card-name", text: w.name }),
+      weaponTranslation(w) ? el("span", { class: "sw-card-local", lang: document.documentElement.lang, text: weaponTranslation(w) }) : null,
       el("span", { class: "sw-card-code", text: w.code })),
     costBadge(spinCost, { base: w.energy_cost }));
   const meta = el("div", { class: "sw-card-meta" },
-    el("span", { class: "sw-type", title: `${typeName(w.type)}${opts.hero && spinCost > w.energy_cost ? " (not this hero's type: +1 energy)" : ""}` },
+    el("span", { class: "sw-type", title: `${typeName(w.type)}${opts.hero && spinCost > w.energy_cost ? ` ${say("sw.card.off_type")}` : ""}` },
       icon(w.type, { title: "" }), typeName(w.type)),
     durabilityBadge(w.durability),
     compact ? null : stars(w.rarity_stars));
   const wheelBox = el("div", { class: "sw-wheel-box" }, wheelSvg(w, { size: opts.wheelSize || (compact ? 104 : 176) }));
   const parts = [head, meta, wheelBox];
   if (!compact) {
-    parts.push(el("div", { class: `sw-rarity${w.rarity && w.rarity.rare ? " sw-rare" : ""}`, title: "Rarity check: the wheel's sum against the average of this type and cost" },
-      el("span", { class: "muted", text: "Wheel sum " }), rarityText(w)));
-    if (w.flavour) parts.push(el("p", { class: "sw-flavour", text: w.flavour }));
+    parts.push(el("div", { class: `sw-rarity${w.rarity && w.rarity.rare ? " sw-rare" : ""}`, title: say("sw.card.rarity_weapon_title") },
+      el("span", { class: "muted", text: `${say("sw.card.wheel_sum")} ` }), rarityText(w), rareMark(w)));
+    if (w.flavour) parts.push(el("p", { class: "sw-flavour", text: flavourText(w) }));
   }
   if (opts.selected && opts.selectable) parts.push(el("span", { class: "sw-check", "aria-hidden": "true", text: "✓" }));
   return el(tag, attrs, ...parts);
@@ -380,8 +441,9 @@ export function weaponCard(w, opts = {}) {
 export function timeColumn(col, t, { current = false, used = null, energy = true } = {}) {
   const key = TIMES[t];
   return el("div", { class: `sw-tod sw-tod-${key}${current ? " sw-tod-now" : ""}`, dataset: { tod: t } },
-    el("div", { class: "sw-tod-head", title: TIME_NAMES[key] }, icon(key, { title: "" }), el("span", { class: "sw-tod-name", text: TIME_NAMES[key] })),
-    energy ? el("div", { class: "sw-tod-energy", title: `Energy at the start of a turn in the ${TIME_NAMES[key].toLowerCase()} (level 3)` },
+    el("div", { class: "sw-tod-head", title: timeName(t) }, icon(key, { title: "" }), el("span", { class: "sw-tod-name", text: timeName(t) }),
+      current ? el("span", { class: "sw-tod-now-mark", text: say("sw.card.now") }) : null),
+    energy ? el("div", { class: "sw-tod-energy", title: say(`sw.card.energy_at.${key}`) },
       icon("energy", { title: "" }), el("span", { text: String(col.energy) })) : null,
     el("div", { class: "sw-tod-bonuses" },
       ...(col.bonuses.length ? col.bonuses.map((b, i) => bonusChip(b, { used: !!(used && used.has(i)) }))
@@ -405,22 +467,22 @@ export function heroCard(h, opts = {}) {
     attrs.type = "button";
     attrs["aria-pressed"] = opts.selected ? "true" : "false";
     attrs.onclick = opts.onClick;
-    attrs.title = `${h.name}: choose this hero`;
+    attrs.title = say("sw.card.choose_hero", { hero: h.name });
   }
-  const types = el("span", { class: "sw-hero-types", title: `Uses ${h.weapon_types.map(typeName).join(" and ")}: other types cost +1 energy` },
+  const types = el("span", { class: "sw-hero-types", title: say("sw.card.uses", { types: h.weapon_types.map(typesName).join(", ") }) },
     ...h.weapon_types.map((t) => el("span", { class: "sw-type" }, icon(t, { title: "" }), typeName(t))));
   const head = el("div", { class: "sw-card-head" },
     el("div", { class: "sw-card-title" },
       el("span", { class: "sw-card-name", text: h.name }),
-      el("span", { class: "sw-card-kind", text: compact ? h.kind : `${h.kind} · ${h.nation}` })),
-    el("span", { class: "sw-lives-badge", title: `${h.lives_duel} lives in a duel` }, icon("heart", { title: "" }), el("span", { text: String(h.lives_duel) })));
+      el("span", { class: "sw-card-kind", text: compact ? kindName(h) : `${kindName(h)} · ${h.nation}` })),
+    el("span", { class: "sw-lives-badge", title: say("sw.card.lives_duel", { count: h.lives_duel }) }, icon("heart", { title: "" }), el("span", { text: String(h.lives_duel) })));
   const parts = [head, el("div", { class: "sw-card-meta" }, types, stars(h.rarity_stars))];
   if (!compact) {
     parts.push(el("div", { class: "sw-tods" },
       ...h.times_of_day.map((col, t) => timeColumn(col, t, { current: opts.current === t, used: opts.current === t ? opts.used : null }))));
-    parts.push(el("div", { class: `sw-rarity${h.rarity && h.rarity.rare ? " sw-rare" : ""}`, title: "Rarity check: energy plus bonuses of the four columns against the average of this kind of hero" },
-      el("span", { class: "muted", text: "Energy + bonuses " }), rarityText(h)));
-    if (h.flavour) parts.push(el("p", { class: "sw-flavour", text: h.flavour }));
+    parts.push(el("div", { class: `sw-rarity${h.rarity && h.rarity.rare ? " sw-rare" : ""}`, title: say("sw.card.rarity_hero_title") },
+      el("span", { class: "muted", text: `${say("sw.card.energy_bonuses")} ` }), rarityText(h), rareMark(h)));
+    if (h.flavour) parts.push(el("p", { class: "sw-flavour", text: flavourText(h) }));
   }
   if (opts.selected && opts.selectable) parts.push(el("span", { class: "sw-check", "aria-hidden": "true", text: "✓" }));
   return el(tag, attrs, ...parts);
@@ -430,21 +492,23 @@ export function heroCard(h, opts = {}) {
 export function legend({ compact = false } = {}) {
   const effects = EFFECT_ORDER.map((id) => el("li", { class: "sw-legend-item", dataset: { effect: id } },
     el("span", { class: `sw-legend-icon${EFFECTS[id].deferred ? " sw-legend-deferred" : ""}` }, icon(id)),
-    el("span", {}, el("strong", { text: effectName(id) }), EFFECTS[id].deferred ? el("span", { class: "sw-tag-deferred", text: "deferred" }) : null,
-      compact ? null : el("span", { class: "muted", text: ` ${EFFECTS[id].text}` }))));
-  const fields = Object.entries(FIELDS).map(([k, f]) => el("li", { class: "sw-legend-item" },
-    el("span", { class: `sw-field-swatch sw-field-${k}` }), el("span", {}, el("strong", { text: f.name }), ` ${f.text}`)));
+    el("span", {}, el("strong", { text: effectName(id) }), EFFECTS[id].deferred ? el("span", { class: "sw-tag-deferred", text: say("sw.legend.deferred") }) : null,
+      compact ? null : el("span", { class: "muted", text: ` ${effectText(id)}` }))));
+  const fields = Object.keys(FIELDS).map((k) => el("li", { class: "sw-legend-item" },
+    el("span", { class: `sw-field-swatch sw-field-${k}` }), el("span", {}, el("strong", { text: say(`sw.field_name.${k}`) }), ` ${say(`sw.field_text.${k}`)}`)));
+  const kindItem = (chip, kind) => el("li", { class: "sw-legend-item" }, chip,
+    el("span", {}, el("strong", { text: bonusKindName(kind) }), compact ? "" : ` ${say(`sw.bonus_text.${kind}`)}`));
   const bonuses = [
-    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "blessing", value: 1 }), el("span", {}, el("strong", { text: "Blessing" }), compact ? "" : ` ${BONUS_KINDS.blessing.text}`)),
-    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "combo_bonus", value: 2 }), el("span", {}, el("strong", { text: "Combo bonus" }), compact ? "" : ` ${BONUS_KINDS.combo_bonus.text}`)),
-    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "combo_detonator", value: 1 }), el("span", {}, el("strong", { text: "Combo detonator" }), compact ? "" : ` ${BONUS_KINDS.combo_detonator.text}`)),
-    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "effect", effect: "shield", value: 1, flag: true }), el("span", {}, el("strong", { text: "Flag" }), " marks a bonus to a deferred effect: it counts when the effect is deferred.")),
-    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "effect", effect: "heal", value: -1 }), el("span", {}, el("strong", { text: "Red, negative" }), ": a penalty you must take whenever you use that effect.")),
+    kindItem(bonusChip({ kind: "blessing", value: 1 }), "blessing"),
+    kindItem(bonusChip({ kind: "combo_bonus", value: 2 }), "combo_bonus"),
+    kindItem(bonusChip({ kind: "combo_detonator", value: 1 }), "combo_detonator"),
+    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "effect", effect: "shield", value: 1, flag: true }), el("span", {}, el("strong", { text: say("sw.legend.flag") }), ` ${say("sw.legend.flag_text")}`)),
+    el("li", { class: "sw-legend-item" }, bonusChip({ kind: "effect", effect: "heal", value: -1 }), el("span", {}, el("strong", { text: say("sw.legend.negative") }), ` ${say("sw.legend.negative_text")}`)),
   ];
   return el("div", { class: `sw-legend${compact ? " sw-legend-compact" : ""}` },
-    el("div", {}, el("h3", { text: "Effects" }), el("ul", {}, ...effects)),
-    el("div", {}, el("h3", { text: "Fields" }), el("ul", {}, ...fields),
-      el("h3", { text: "Hero bonuses" }), el("ul", {}, ...bonuses)));
+    el("div", {}, el("h3", { text: say("sw.legend.effects") }), el("ul", {}, ...effects)),
+    el("div", {}, el("h3", { text: say("sw.legend.fields") }), el("ul", {}, ...fields),
+      el("h3", { text: say("sw.legend.bonuses") }), el("ul", {}, ...bonuses)));
 }
 
 // ------------------------------------------------------------------ data and styles

@@ -1,7 +1,7 @@
 // The Scratch Wars loadout editor (/decks/scratch_wars): list, create, edit, rename and delete
 // your saved loadouts through /api/decks; the server's validation messages are shown as they come.
 import { api, el, showError } from "/static/js/api.js";
-import { deckErrorText, errorText } from "/static/js/messages.js";
+import { deckErrorText, errorText, say } from "/static/js/messages.js";
 import { loadoutBuilder, loadoutLine } from "/static/js/scratch_wars_builder.js";
 import { icon, loadCatalog } from "/static/js/scratch_wars_cards.js";
 
@@ -23,9 +23,9 @@ function status(text) {
 
 function startNew() {
   editing = null;
-  $("sw-editor-title").textContent = "New loadout";
+  $("sw-editor-title").textContent = say("sw.decks.new");
   $("sw-name").value = "";
-  $("sw-save").textContent = "Save";
+  $("sw-save").textContent = say("sw.decks.save");
   $("sw-save-new").hidden = true;
   builder.set({ hero: null, weapons: [] });
   showError($("sw-deck-error"), "");
@@ -35,9 +35,9 @@ function startNew() {
 
 function edit(deck) {
   editing = deck;
-  $("sw-editor-title").textContent = `Edit “${deck.name}”`;
+  $("sw-editor-title").textContent = say("sw.decks.edit_title", { name: deck.name });
   $("sw-name").value = deck.name;
-  $("sw-save").textContent = "Save changes";
+  $("sw-save").textContent = say("sw.decks.save_changes");
   $("sw-save-new").hidden = false;
   builder.set(deck.data);
   showError($("sw-deck-error"), "");
@@ -59,7 +59,7 @@ async function refresh() {
 function drawList() {
   const list = $("sw-deck-list");
   if (!decks.length) {
-    list.replaceChildren(el("li", { class: "muted", text: "No saved loadouts yet. Build one on the right and save it." }));
+    list.replaceChildren(el("li", { class: "muted", text: say("sw.decks.none") }));
     return;
   }
   list.replaceChildren(...decks.map((deck) => {
@@ -72,19 +72,19 @@ function drawList() {
         el("span", { class: "muted small", text: loadoutLine(cat, deck.data) })));
     const actions = el("div", { class: "sw-deck-actions" });
     if (renaming.has(deck.id)) {
-      const input = el("input", { class: "sw-rename-input", value: deck.name, maxlength: 60, "aria-label": "New name" });
+      const input = el("input", { class: "sw-rename-input", value: deck.name, maxlength: 60, "aria-label": say("sw.decks.new_name") });
       const error = el("span", { class: "form-error", hidden: true });
-      const ok = el("button", { type: "button", class: "btn btn-small", text: "OK", dataset: { action: "rename-ok" } });
+      const ok = el("button", { type: "button", class: "btn btn-small", text: say("sw.decks.ok"), dataset: { action: "rename-ok" } });
       ok.addEventListener("click", async () => {
         try {
           const saved = await api("PUT", `/api/decks/${deck.id}`, { name: input.value.trim() });
           renaming.delete(deck.id);
           showError($("sw-deck-error"), "");
-          status(`Renamed to “${saved.name}”.`);
+          status(say("sw.decks.renamed", { name: saved.name }));
           if (editing && editing.id === deck.id) {
             editing = saved;
             $("sw-name").value = saved.name;
-            $("sw-editor-title").textContent = `Edit “${saved.name}”`;
+            $("sw-editor-title").textContent = say("sw.decks.edit_title", { name: saved.name });
           }
           await refresh();
         } catch (err) {
@@ -92,29 +92,29 @@ function drawList() {
         }
       });
       input.addEventListener("keydown", (e) => { if (e.key === "Enter") ok.click(); });
-      actions.append(input, ok, el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Cancel",
+      actions.append(input, ok, el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sw.decks.cancel"),
         onclick: () => { renaming.delete(deck.id); drawList(); } }), error);
     } else if (deleting.has(deck.id)) {
-      actions.append(el("span", { class: "sw-confirm-text", text: "Delete it?" }),
-        el("button", { type: "button", class: "btn btn-small btn-danger", text: "Yes, delete", dataset: { action: "delete-yes" },
+      actions.append(el("span", { class: "sw-confirm-text", text: say("sw.decks.delete_q") }),
+        el("button", { type: "button", class: "btn btn-small btn-danger", text: say("sw.decks.delete_yes"), dataset: { action: "delete-yes" },
           onclick: async () => {
             try {
               await api("DELETE", `/api/decks/${deck.id}`);
               deleting.delete(deck.id);
               if (editing && editing.id === deck.id) startNew();
-              status(`Deleted “${deck.name}”.`);
+              status(say("sw.decks.deleted", { name: deck.name }));
               await refresh();
             } catch (err) {
               showError($("sw-list-error"), errorText(err));
             }
           } }),
-        el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Keep it", onclick: () => { deleting.delete(deck.id); drawList(); } }));
+        el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sw.decks.keep"), onclick: () => { deleting.delete(deck.id); drawList(); } }));
     } else {
       actions.append(
-        el("button", { type: "button", class: "btn btn-small", text: "Edit", dataset: { action: "edit" }, onclick: () => edit(deck) }),
-        el("button", { type: "button", class: "btn btn-small btn-ghost", text: "Rename", dataset: { action: "rename" },
+        el("button", { type: "button", class: "btn btn-small", text: say("sw.decks.edit"), dataset: { action: "edit" }, onclick: () => edit(deck) }),
+        el("button", { type: "button", class: "btn btn-small btn-ghost", text: say("sw.decks.rename"), dataset: { action: "rename" },
           onclick: () => { renaming.add(deck.id); drawList(); } }),
-        el("button", { type: "button", class: "btn btn-small btn-ghost btn-danger", text: "Delete", dataset: { action: "delete" },
+        el("button", { type: "button", class: "btn btn-small btn-ghost btn-danger", text: say("sw.decks.delete"), dataset: { action: "delete" },
           onclick: () => { deleting.add(deck.id); drawList(); } }));
     }
     item.append(head, actions);
@@ -128,12 +128,12 @@ async function save(asNew) {
   const value = builder.value();
   const name = $("sw-name").value.trim();
   if (!name) {
-    showError($("sw-deck-error"), "Give the loadout a name.");
+    showError($("sw-deck-error"), say("sw.decks.need_name"));
     $("sw-name").focus();
     return;
   }
   if (!value.hero) {
-    showError($("sw-deck-error"), "Choose a hero first.");
+    showError($("sw-deck-error"), say("sw.decks.need_hero"));
     return;
   }
   const data = { hero: value.hero, weapons: value.weapons };
@@ -141,10 +141,10 @@ async function save(asNew) {
     let saved;
     if (editing && !asNew) saved = await api("PUT", `/api/decks/${editing.id}`, { name, data });
     else saved = await api("POST", "/api/decks", { game: GAME, name, data });
-    status(`Saved “${saved.name}”.`);
+    status(say("sw.decks.saved", { name: saved.name }));
     await refresh();
     edit(saved);
-    status(`Saved “${saved.name}”.`);
+    status(say("sw.decks.saved", { name: saved.name }));
   } catch (err) {
     // 422 bad_deck (the rules' reason) or 409 name_taken, as the server says it
     showError($("sw-deck-error"), deckErrorText(err, { item: "loadout", name }));

@@ -34,19 +34,25 @@ PROPER = {
     "kostej",
     "zombie",
 }
-#: words spelled as in English that belong to these languages: loanwords ("online", "limit"),
-#: native words ("run", Czech: "of the runes"; "most", Hungarian: "now"; "start", Czech: Treasure
-#: Beasts' nearest zone, the rulebook's "Старт"; "min", the Czech and Slovak abbreviation of
-#: minutes) and names the language's own texts keep in English (Stratego Junior's games "Quest" and
-#: "Victory": so named by the Czech and Slovak rulebooks; the Hungarian one calls them "Csata" and
-#: "Győzelem", and Ukrainian and Russian translate them)
-NATIVE = {
-    "hu": {"most", "online", "paladin"},
-    "cs": {"online", "limit", "run", "paladin", "start", "min", "quest", "victory"},
-    "sk": {"online", "limit", "bonus", "min", "quest", "victory"},
-    "uk": set(),
-    "ru": set(),
+#: words spelled as in English that belong to these languages, each with the languages and why
+_NATIVE = {
+    "online": ({"cs", "sk", "hu"}, "a loanword"),
+    "limit": ({"cs", "sk"}, "a loanword"),
+    "bonus": ({"cs", "sk"}, "a loanword; the Czech Scratch Wars rulebook's word"),
+    "min": ({"cs", "sk"}, "the abbreviation of minutes"),
+    "run": ({"cs"}, "'of the runes'"),
+    "her": ({"cs"}, "'of the games'"),
+    "let": ({"cs", "sk"}, "'flight', Treasure Beasts' property (Політ)"),
+    "start": ({"cs"}, "Treasure Beasts' nearest zone, the rulebook's 'Старт'"),
+    "paladin": ({"cs", "hu"}, "Fantasy súboj's unit, so spelled"),
+    "quest": ({"cs", "sk"}, "Stratego Junior's game, so named by the Czech and Slovak rulebooks"),
+    "victory": ({"cs", "sk"}, "the same; the Hungarian rulebook says 'Csata' and 'Győzelem'"),
+    "most": ({"hu"}, "'now'"),
+    "add": ({"hu"}, "'gives'"),
+    "tie": ({"sk"}, "'those'"),
+    "type": ({"sk"}, "'in the type'"),
 }
+NATIVE = {loc: {w for w, (langs, _why) in _NATIVE.items() if loc in langs} for loc in ("cs", "sk", "uk", "ru", "hu")}
 
 
 @cache
@@ -104,12 +110,30 @@ def english_words_in(html: str, vocabulary: frozenset[str] | set[str], allowed: 
     return _english(visible_text(html), vocabulary, allowed)
 
 
+@cache
+def original_names() -> tuple[str, ...]:
+    """The games' card names that stay as they are in every language (docs/i18n.md, "names"): Scratch
+    Wars' heroes and weapons (its own English card set, shown with a translation beside them) and
+    their 4-letter codes ("TINS"), longest first. The walk reads past them, so "Tin Shortsword" on a
+    Czech page is a name, not English."""
+    names: set[str] = set()
+    sw = all_games().get("scratch_wars")
+    if sw is not None:
+        cards = sw.catalog()
+        for card in [*cards.get("heroes", ()), *cards.get("weapons", ())]:
+            names.update((str(card["name"]), str(card["code"])))
+    return tuple(sorted(names, key=len, reverse=True))
+
+
 def _english(parts: list[str], vocabulary: frozenset[str] | set[str], allowed: set[str]) -> dict[str, str]:
     found = {}
-    for part in parts:
+    for text in parts:
+        part = text
+        for name in original_names():
+            part = part.replace(name, " ")
         for word in re.findall(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])", part):
             if word.lower() in vocabulary and word.lower() not in allowed:
-                found[word] = " ".join(part.split())[:80]
+                found[word] = " ".join(text.split())[:80]
     return found
 
 

@@ -14,20 +14,26 @@ page reads without JavaScript, and embeds the catalog as JSON.
 
 from __future__ import annotations
 
+import re
+from functools import cache, partial
 from typing import Any
 
+from babel import Locale
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app.games.core import all_games, bot_levels
-from app.i18n.jinja import N_
+from app.i18n.catalogs import english_words, js_catalog
+from app.i18n.jinja import N_, Language
+from app.i18n.locales import DEFAULT_LOCALE
 from app.users.deps import OptionalUser
 from app.web.games import DeckEditor, GameWeb, Link
-from app.web.pages import render_page, user_json
+from app.web.pages import render_page, request_language, user_json
 
 GAME = "scratch_wars"
-TIMES = ("Morning", "Noon", "Evening", "Night")
-TYPE_NAMES = {"sword": "Sword", "axe": "Axe", "bow": "Bow", "wand": "Wand"}
+TIME_KEYS = ("morning", "noon", "evening", "night")
+TYPE_KEYS = ("sword", "axe", "bow", "wand")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 router = APIRouter(include_in_schema=False)
 
@@ -42,43 +48,117 @@ def number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
-def rarity_text(card: dict[str, Any]) -> str:
+@cache
+def _english() -> dict[str, Any]:
+    return english_words()
+
+
+def say(lang: Language | None, key: str, default: str = "", **params: Any) -> str:
+    """The browser's word ``key`` (``WORDS`` of static/js/messages.js, translated in
+    ``static/i18n/<locale>.json``) in ``lang``, its ``{name}`` placeholders filled: the card words
+    (kinds, flavour lines, weapon names' translations, effects, rarity check) are kept once, for the
+    cards the browser draws and for the plain HTML the server renders before them. A plural entry
+    is chosen by ``params["count"]`` with the language's CLDR rule; an unknown key gives
+    ``default``."""
+    code = lang.code if lang is not None else DEFAULT_LOCALE
+    entry = js_catalog(code).get(key, _english().get(key))
+    if entry is None:
+        return default
+    if isinstance(entry, dict):
+        count = params.get("count", 0)
+        entry = entry.get(Locale.parse(code).plural_form(count), entry.get("other", ""))
+    if isinstance(entry, list):
+        entry = entry[0]
+    return _PLACEHOLDER.sub(lambda m: str(params.get(m.group(1), m.group(0))), str(entry))
+
+
+def kind_name(lang: Language | None, hero: dict[str, Any]) -> str:
+    """A hero's kind ("Tinker Knight") in ``lang``."""
+    slug = re.sub(r"[^a-z0-9]+", "_", str(hero["kind"]).lower()).strip("_")
+    return say(lang, f"sw.kind.{slug}", hero["kind"])
+
+
+def flavour(lang: Language | None, card: dict[str, Any]) -> str:
+    """A card's flavour line in ``lang``."""
+    return say(lang, f"sw.flavour.{card['code']}", card.get("flavour") or "") if card.get("flavour") else ""
+
+
+def weapon_translation(lang: Language | None, weapon: dict[str, Any]) -> str:
+    """A weapon's name translated into ``lang``, or "" on an English page: the cards keep their
+    original names and show the translation beside them (docs/i18n.md, "names")."""
+    local = say(lang, f"sw.weapon.{weapon['code']}", weapon["name"])
+    return "" if local == weapon["name"] else local
+
+
+def time_name(lang: Language | None, index: int) -> str:
+    """A time of day (0 morning .. 3 night) in ``lang``."""
+    return say(lang, f"sw.time.{TIME_KEYS[index]}", TIME_KEYS[index])
+
+
+def type_name(lang: Language | None, weapon_type: str, plural: bool = False) -> str:
+    """A weapon type ("Sword"; ``plural``: "Swords") in ``lang``."""
+    return say(lang, f"sw.{'types' if plural else 'type'}.{weapon_type}", weapon_type)
+
+
+def effect_name(lang: Language | None, effect: str) -> str:
+    """An effect's name ("Attack hero") in ``lang``."""
+    return say(lang, f"sw.effect.{effect}", effect.replace("_", " "))
+
+
+def rarity_text(card: dict[str, Any], lang: Language | None = None) -> str:
     """The rulebook's rarity check as the cards show it: ``20 vs 19.5: above average``."""
     r = card["rarity"]
-    verdict = (
-        "above average"
-        if r["strength"] > r["average"]
-        else "below average"
-        if r["strength"] < r["average"]
-        else "exactly average"
-    )
-    return f"{r['strength']} vs {number(r['average'])}: {verdict}"
+    verdict = "above" if r["strength"] > r["average"] else "below" if r["strength"] < r["average"] else "exact"
+    return say(lang, f"sw.rarity.{verdict}", strength=r["strength"], average=number(r["average"]))
 
 
-def bonus_text(b: dict[str, Any]) -> str:
-    """A hero bonus in words, for the plain-HTML card: ``+2 attack hero (flag)``."""
+def bonus_text(b: dict[str, Any], lang: Language | None = None) -> str:
+    """A hero bonus in words, for the plain-HTML card: ``+2 to Attack hero``."""
     value = f"+{b['value']}" if b["value"] > 0 else f"−{-b['value']}"
-    what = (b["effect"] or "").replace("_", " ") if b["kind"] == "effect" else b["kind"].replace("_", " ")
-    return f"{value} {what}{' (flag)' if b.get('flag') else ''}"
+    if b["kind"] == "effect":
+        text = say(lang, "sw.bonus_line.effect", value=value, effect=effect_name(lang, b["effect"] or ""))
+        return f"{text} {say(lang, 'sw.bonus_line.flag')}" if b.get("flag") else text
+    return say(lang, f"sw.bonus_line.{b['kind']}", value=value)
 
 
-def _context(user: Any) -> dict[str, Any]:
+def words(lang: Language | None) -> dict[str, Any]:
+    """The card words of the plain-HTML pages, bound to the page's language."""
+    return {
+        "kind_name": partial(kind_name, lang),
+        "flavour": partial(flavour, lang),
+        "weapon_translation": partial(weapon_translation, lang),
+        "time_name": partial(time_name, lang),
+        "type_name": partial(type_name, lang),
+        "types_text": lambda hero: ", ".join(type_name(lang, t, plural=True) for t in hero["weapon_types"]),
+        "rarity_text": lambda card: rarity_text(card, lang),
+        "bonus_text": lambda b: bonus_text(b, lang),
+        "sw_say": partial(say, lang),
+    }
+
+
+def _context(request: Request, user: Any) -> dict[str, Any]:
     cards = catalog()
     return {
         "catalog": cards,
-        "rarity_text": rarity_text,
-        "bonus_text": bonus_text,
-        "times": TIMES,
-        "type_names": TYPE_NAMES,
+        "type_keys": TYPE_KEYS,
         "bot_levels": bot_levels(GAME),
         "page_data": {"catalog": cards, "user": user_json(user)},
+        **words(request_language(request, user)),
     }
+
+
+def rules_context(rules: Any) -> dict[str, Any]:
+    """The rules page's card words: functions of the page's language (``i18n``), as the template
+    calls them (``sw_words(i18n).kind_name(hero)``)."""
+    return {"sw_words": words}
 
 
 @router.get("/games/scratch_wars/cards", response_class=HTMLResponse)
 async def cards_page(request: Request, user: OptionalUser) -> HTMLResponse:
     """Every hero and weapon of the shipped set, drawn as cards."""
-    return render_page(request, "scratch_wars/cards.html", user, title="Scratch Wars cards", **_context(user))
+    return render_page(
+        request, "scratch_wars/cards.html", user, title=N_("Scratch Wars cards"), **_context(request, user)
+    )
 
 
 WEB = GameWeb(
@@ -86,7 +166,8 @@ WEB = GameWeb(
     module="/static/js/games/scratch_wars.js",
     css=("/static/css/scratch_wars.css",),
     rules_template="games/scratch_wars.html",
-    deck_editor=DeckEditor(title="Scratch Wars loadouts", item="loadout", template="decks/scratch_wars.html"),
+    deck_editor=DeckEditor(title=N_("Scratch Wars loadouts"), item="loadout", template="decks/scratch_wars.html"),
+    rules_context=rules_context,
     router=router,
     links=(
         Link(N_("The cards"), "/games/scratch_wars/cards", "home-sw-cards"),

@@ -7,13 +7,13 @@
 // describeEvent(event, entry, client), describeInput(entry, client).
 
 import { api, el } from "/static/js/api.js";
-import { errorText, say as t } from "/static/js/messages.js";
+import { errorText, formatNumber, say as t } from "/static/js/messages.js";
 import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
-import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
+import { abortedNotice, cancelButton, joinButton } from "/static/js/match_client.js";
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
-  bonusChip, effectName, EFFECTS, ensureStyles, icon, landingAngle, legend, loadCatalog, signed,
-  timeColumn, timeName, TIME_NAMES, TIMES, typeName, wheelSvg,
+  bonusChip, bonusKindName, effectName, EFFECTS, ensureStyles, icon, kindName, landingAngle, legend, loadCatalog, signed,
+  timeColumn, timeName, TIMES, typeName, typesName, weaponLabel, weaponTranslation, wheelSvg,
 } from "/static/js/scratch_wars_cards.js";
 
 const SPIN_MS = 1600;
@@ -71,7 +71,7 @@ function heroOf(code) {
 }
 
 function nameOf(client, seat) {
-  return client && client.seatName ? client.seatName(seat) : `Player ${seat + 1}`;
+  return client && client.seatName ? client.seatName(seat) : t("sw.board.player", { number: seat + 1 });
 }
 
 function isSeat(seat) {
@@ -145,7 +145,7 @@ function reveal(node, elapsed) {
 
 function segmentBadge(seg) {
   return el("span", { class: `sw-seg-badge sw-seg-badge-${seg.field}` }, icon(seg.effect), el("strong", { text: String(seg.value) }),
-    el("span", { class: "sw-seg-badge-field", text: seg.field }));
+    el("span", { class: "sw-seg-badge-field", text: t(`sw.field.${seg.field}`, {}, seg.field) }));
 }
 
 // ------------------------------------------------------------------ the heroes
@@ -153,7 +153,7 @@ function segmentBadge(seg) {
 function livesBar(h) {
   const pct = Math.max(0, Math.min(100, (h.lives / h.max_lives) * 100));
   const low = h.lives <= Math.max(5, h.max_lives * 0.25);
-  return el("div", { class: `sw-lives${low ? " sw-low" : ""}`, title: `${h.lives} of ${h.max_lives} lives` },
+  return el("div", { class: `sw-lives${low ? " sw-low" : ""}`, title: t("sw.board.lives_title", { lives: h.lives, max: h.max_lives }) },
     el("span", { class: "sw-lives-icon" }, icon("heart", { title: "" })),
     el("span", { class: "sw-lives-num", dataset: { testid: `lives-${h.seat}` }, text: String(h.lives) }),
     el("span", { class: "sw-lives-max", text: `/ ${h.max_lives}` }),
@@ -163,13 +163,16 @@ function livesBar(h) {
 function energyMeter(h) {
   const pips = [];
   for (let i = 0; i < MAX_ENERGY; i += 1) pips.push(el("span", { class: `sw-pip${i < h.energy ? " on" : ""}` }));
-  return el("div", { class: "sw-energy", title: `${h.energy} energy (at most ${MAX_ENERGY})` },
+  return el("div", { class: "sw-energy", title: t("sw.board.energy_title", { energy: h.energy, max: MAX_ENERGY }) },
     icon("energy", { title: "" }),
     el("span", { class: "sw-energy-num", dataset: { testid: `energy-${h.seat}` }, text: String(h.energy) }),
     el("span", { class: "sw-pips", "aria-hidden": "true" }, ...pips));
 }
 
-const STATE_TEXT = { ready: "Ready", broken: "Broken", repairing: "Under repair", holding: "Holds" };
+/** A weapon's state ("ready", "broken", "repairing", "holding") in the page's language. */
+function stateText(state) {
+  return t(`sw.state.${state}`, {}, state);
+}
 
 function weaponTile(w, h, view, marks) {
   const card = weaponOf(w.code);
@@ -180,21 +183,21 @@ function weaponTile(w, h, view, marks) {
   if (marks.combo && marks.combo.includes(w.slot)) cls.push("sw-is-combo");
   const extra = w.spin_cost > w.cost;
   const state = w.state === "holding" && w.effect
-    ? el("div", { class: `sw-tile-state sw-held sw-held-${w.effect.effect}`, title: `Holds a deferred ${effectName(w.effect.effect)} of ${w.effect.value}` },
+    ? el("div", { class: `sw-tile-state sw-held sw-held-${w.effect.effect}`, title: t("sw.board.holds_title", { effect: effectName(w.effect.effect), value: w.effect.value }) },
       icon("flag", { title: "" }), icon(w.effect.effect, { title: "" }), el("span", { text: `${effectName(w.effect.effect)} ${w.effect.value}` }))
-    : el("div", { class: "sw-tile-state", title: w.state === "repairing" ? "Usable again at the start of its owner's next turn" : STATE_TEXT[w.state] },
+    : el("div", { class: "sw-tile-state", title: w.state === "repairing" ? t("sw.board.repairing_title") : stateText(w.state) },
       w.state === "broken" ? icon("broken", { title: "" }) : w.state === "repairing" ? icon("repair", { title: "" }) : null,
-      STATE_TEXT[w.state] || w.state);
+      stateText(w.state));
   return el("div", { class: cls.join(" "), dataset: { slot: w.slot, code: w.code, state: w.state, testid: `weapon-${h.seat}-${w.slot}` } },
     el("div", { class: "sw-card-head" },
-      el("div", { class: "sw-card-title" }, el("span", { class: "sw-card-name", text: w.name }))),
+      el("div", { class: "sw-card-title" }, el("span", { class: "sw-card-name", text: w.name, title: weaponTranslation(card) || null }))),
     el("div", { class: "sw-card-meta" },
       el("span", { class: "sw-type", title: typeName(w.type) }, icon(w.type, { title: "" })),
-      el("span", { class: "sw-dur-badge", title: `Durability ${w.durability}: an attack of ${w.durability} or more breaks it` },
+      el("span", { class: "sw-dur-badge", title: t("sw.card.durability_title", { value: w.durability }) },
         icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(w.durability) })),
       view.level === 3 ? el("span", {
         class: `sw-cost-badge${extra ? " sw-cost-extra" : ""}`,
-        title: `Spin or repair: ${w.spin_cost} energy${extra ? ` (${w.cost} +1: not ${heroName(h)}'s type)` : ""}`,
+        title: extra ? t("sw.board.cost_extra", { cost: w.spin_cost, base: w.cost, hero: heroName(h) }) : t("sw.board.cost", { cost: w.spin_cost }),
       }, icon("energy", { title: "" }), el("span", { text: String(w.spin_cost) })) : null),
     el("div", { class: "sw-wheel-box" }, wheelSvg(card, { size: 84 })),
     state);
@@ -210,11 +213,11 @@ function heroPanel(view, h, { me, active, name, marks, client }) {
   const turn = view.active === h.seat && !view.over && view.round > 0;
   const head = el("div", { class: "sw-side-head" },
     el("div", { class: "sw-side-names" },
-      el("span", { class: "sw-side-player" }, name, me ? el("span", { class: "badge badge-you", text: "you" }) : null,
-        turn ? el("span", { class: "badge sw-badge-turn", text: "turn" }) : null,
-        view.starter === h.seat ? el("span", { class: "badge", title: "Plays first in every round", text: "starts" }) : null),
-      el("span", { class: "sw-side-hero" }, el("strong", { text: h.name }), card ? el("span", { class: "muted", text: ` · ${card.kind}` }) : null,
-        el("span", { class: "sw-hero-types" }, ...h.weapon_types.map((t) => el("span", { class: "sw-type", title: `Uses ${typeName(t)}s` }, icon(t, { title: "" })))))),
+      el("span", { class: "sw-side-player" }, name, me ? el("span", { class: "badge badge-you", text: t("sw.board.you") }) : null,
+        turn ? el("span", { class: "badge sw-badge-turn", text: t("sw.board.turn") }) : null,
+        view.starter === h.seat ? el("span", { class: "badge", title: t("sw.board.starts_title"), text: t("sw.board.starts") }) : null),
+      el("span", { class: "sw-side-hero" }, el("strong", { text: h.name }), card ? el("span", { class: "muted", text: ` · ${kindName(card)}` }) : null,
+        el("span", { class: "sw-hero-types" }, ...h.weapon_types.map((type) => el("span", { class: "sw-type", title: t("sw.board.uses_type", { types: typesName(type) }) }, icon(type, { title: "" })))))),
     el("div", { class: "sw-side-stats" }, livesBar(h), level === 3 ? energyMeter(h) : null));
   const parts = [head];
   if (level >= 2 && card) {
@@ -237,16 +240,16 @@ function roundLine(view) {
   if (view.round > 0) {
     if (view.level >= 2 && view.time_of_day !== null && view.time_of_day !== undefined) {
       const key = TIMES[view.time_of_day];
-      parts.push(el("span", { class: `sw-round-tod sw-tod-${key}` }, icon(key, { title: "" }), ` Day ${view.day} · ${TIME_NAMES[key]}`));
-      if (view.day >= 3) parts.push(el("span", { class: "sw-day3", title: "From day 3 both heroes lose 5 lives at the start of every round", text: "−5 each round" }));
-      else if (view.day === 2 && view.time_of_day === 3) parts.push(el("span", { class: "sw-day3 sw-day3-soon", text: "day 3 next: −5 each round" }));
+      parts.push(el("span", { class: `sw-round-tod sw-tod-${key}` }, icon(key, { title: "" }), ` ${t("sw.board.day", { day: view.day, time: timeName(view.time_of_day) })}`));
+      if (view.day >= 3) parts.push(el("span", { class: "sw-day3", title: t("sw.board.day3_title"), text: t("sw.board.day3") }));
+      else if (view.day === 2 && view.time_of_day === 3) parts.push(el("span", { class: "sw-day3 sw-day3-soon", text: t("sw.board.day3_next") }));
     }
-    parts.push(el("span", { class: "sw-round-no", text: `Round ${view.round}` }));
+    parts.push(el("span", { class: "sw-round-no", text: t("sw.board.round", { round: view.round }) }));
     if (!view.over && ["main", "decide", "target", "shield", "spin"].includes(view.phase)) {
       const pips = [];
       for (let i = 0; i < ACTIONS; i += 1) pips.push(el("span", { class: `sw-action-pip${i < view.actions ? " on" : ""}` }));
-      parts.push(el("span", { class: "sw-actions", title: `${view.actions} of ${ACTIONS} actions left this turn`, dataset: { testid: "actions" } },
-        el("span", { class: "sw-actions-label", text: "actions" }), ...pips));
+      parts.push(el("span", { class: "sw-actions", title: t("sw.board.actions_title", { count: view.actions, max: ACTIONS }), dataset: { testid: "actions" } },
+        el("span", { class: "sw-actions-label", text: t("sw.board.actions") }), ...pips));
     }
   }
   return parts.length ? el("div", { class: "sw-round", id: "sw-round" }, ...parts) : null;
@@ -257,7 +260,7 @@ function spinStage(view, client, st) {
   if (["start_weapon", "start_spin", "start_choice"].includes(view.phase) || (view.round === 0 && start)) {
     if (!view.start || !view.start.segments) {
       return el("div", { class: "sw-stage sw-stage-empty", id: "sw-stage" },
-        el("p", { class: "muted", text: "Start spin: each player spins one weapon; the higher number decides who starts (and loses 2 lives)." }));
+        el("p", { class: "muted", text: t("sw.board.start_empty") }));
     }
     const wheels = [0, 1].map((s) => {
       const w = weaponOf(view.start.weapons[s]);
@@ -267,10 +270,10 @@ function spinStage(view, client, st) {
       return { box, elapsed };
     });
     const winner = view.start.winner;
-    const caption = winner === null || winner === undefined ? "A tie: both spin again."
-      : `${nameOf(client, winner)} spun higher and chooses who starts.`;
+    const caption = winner === null || winner === undefined ? t("sw.board.start_tie")
+      : t("sw.board.start_winner", { who: nameOf(client, winner) });
     return el("div", { class: "sw-stage sw-stage-start", id: "sw-stage" },
-      el("div", { class: "sw-stage-wheels" }, wheels[0].box, el("span", { class: "vs", text: "vs" }), wheels[1].box),
+      el("div", { class: "sw-stage-wheels" }, wheels[0].box, el("span", { class: "vs", text: t("sw.board.vs") }), wheels[1].box),
       reveal(el("p", { class: "sw-stage-caption", text: caption }), Math.max(wheels[0].elapsed, wheels[1].elapsed)));
   }
   if (view.spin && (view.spin.segment === null || view.spin.segment === undefined)) { // the wheel is turning
@@ -279,21 +282,21 @@ function spinStage(view, client, st) {
     wheel.classList.add("sw-spinning-wheel", "sw-turning-loop");
     return el("div", { class: "sw-stage", id: "sw-stage" },
       el("div", { class: "sw-spinner" }, wheel, el("div", { class: "sw-pointer", "aria-hidden": "true" })),
-      el("p", { class: "sw-stage-who" }, `${nameOf(client, view.spin.seat)} spins `, el("strong", { text: w.name }), "…"));
+      el("p", { class: "sw-stage-who" }, t("sw.board.spinning", { who: nameOf(client, view.spin.seat), weapon: weaponLabel(w) })));
   }
   const current = view.spin && view.spin.segment !== null && view.spin.segment !== undefined ? view.spin : null;
   const shown = current ? { ...current, key: spin && spin.seat === current.seat && spin.slot === current.slot ? spin.key : `v${client && client.snapshot ? client.snapshot.version : 0}` } : spin;
   if (!shown) {
     return el("div", { class: "sw-stage sw-stage-empty", id: "sw-stage" },
-      el("p", { class: "muted", text: "No spin yet. The wheel of each spin turns here." }));
+      el("p", { class: "muted", text: t("sw.board.no_spin") }));
   }
   const w = weaponOf(shown.weapon);
   const seg = { effect: shown.effect, value: shown.value, field: shown.field };
   const { box, elapsed } = spinningWheel(st, shown.key, w, shown.segment, { size: 200 });
   const who = nameOf(client, shown.seat);
-  const counts = shown.resolves_as && shown.resolves_as !== shown.effect ? ` (counts as ${effectName(shown.resolves_as)})` : "";
+  const counts = shown.resolves_as && shown.resolves_as !== shown.effect ? ` ${t("sw.board.counts_as", { effect: effectName(shown.resolves_as) })}` : "";
   const caption = el("div", { class: "sw-stage-text" },
-    el("p", { class: "sw-stage-who" }, `${current ? "" : "Last spin: "}${who} spun `, el("strong", { text: w.name })),
+    el("p", { class: "sw-stage-who" }, t(current ? "sw.board.spun" : "sw.board.last_spin", { who, weapon: weaponLabel(w) })),
     el("p", { class: "sw-stage-result" }, segmentBadge(seg), el("span", { text: ` ${effectName(seg.effect)} ${seg.value}${counts}` })),
     el("p", { class: "muted small", text: fieldHint(seg.field, view) }));
   return el("div", { class: `sw-stage sw-stage-${seg.field}`, id: "sw-stage", dataset: { field: seg.field, segment: shown.segment } },
@@ -301,30 +304,34 @@ function spinStage(view, client, st) {
 }
 
 function fieldHint(field, view) {
-  if (field === "green") return view.level >= 2 ? "Green: use it or not, then keep playing." : "Green: it is used; keep playing.";
-  if (field === "orange") return "Orange: use it and end the turn, or skip it and keep playing.";
-  return "Red: the turn ends after this spin.";
+  if (field === "green") return view.level >= 2 ? t("sw.hint.green") : t("sw.hint.green_level1");
+  if (field === "orange") return t("sw.hint.orange");
+  return t("sw.hint.red");
 }
 
-function targetText(view, target, client) {
+/** The target of an attack in words: "Bob's hero", "your Tin Shortsword", "the Shield 2 held on Bob's ...". */
+function targetText(view, target, client, { yours = false } = {}) {
   if (!target) return "";
-  const owner = nameOf(client, target.seat);
-  if (target.kind === "hero") return `${owner}'s hero`;
+  const who = nameOf(client, target.seat);
+  const mine = yours ? "your" : "other";
+  if (target.kind === "hero") return t(`sw.target.${mine}_hero`, { who });
   const h = view.heroes[target.seat];
   const w = h && h.weapons[target.slot];
-  if (target.kind === "weapon") return `${owner}'s ${w ? w.name : weaponOf(target.weapon).name}`;
-  return `the ${w && w.effect ? effectValue(w.effect.effect, w.effect.value) : "effect"} held on ${owner}'s ${w ? w.name : weaponOf(target.weapon).name}`;
+  const weapon = weaponLabel(weaponOf(w ? w.code : target.weapon));
+  if (target.kind === "weapon") return t(`sw.target.${mine}_weapon`, { who, weapon });
+  if (w && w.effect) return t(`sw.target.${mine}_held`, { who, weapon, effect: effectValue(w.effect.effect, w.effect.value) });
+  return t(`sw.target.${mine}_held_effect`, { who, weapon });
 }
 
 function attackBox(view, client) {
   const a = view.attack;
   if (!a) return null;
-  const source = a.source === "combo" ? "Combo" : a.source === "permanent_attack" ? "Permanent attack" : effectName(a.effect);
-  const shields = a.shields && a.shields.length ? ` Shields spent: ${a.shields.length}, attack now ${a.value}.` : "";
+  const source = a.source === "combo" || a.source === "permanent_attack" ? effectName(a.source) : effectName(a.effect);
+  const shields = a.shields && a.shields.length ? ` ${t("sw.board.shields_spent", { count: a.shields.length, value: a.value })}` : "";
   return el("div", { class: "sw-attack", id: "sw-attack", dataset: { value: a.value } },
     icon(a.source === "combo" ? "combo" : a.source === "permanent_attack" ? "permanent_attack" : a.effect, { title: "" }),
     el("span", {}, el("strong", { text: `${nameOf(client, a.seat)}: ${source} ${a.declared}` }),
-      a.target ? ` on ${targetText(view, a.target, client)}.` : " — choosing the target…", shields));
+      ` ${a.target ? t("sw.board.attack_on", { target: targetText(view, a.target, client) }) : t("sw.board.choosing_target")}`, shields));
 }
 
 // ------------------------------------------------------------------ choices (from `legal`)
@@ -342,26 +349,26 @@ function useLabel(view, action) {
   const value = Math.max(0, s.value + (b ? b.value : 0));
   const kind = s.resolves_as;
   let verb;
-  if (EFFECTS[kind] && EFFECTS[kind].deferred) verb = `Defer ${effectName(kind)} ${value} on ${w.name}`;
-  else if (kind === "energy") verb = view.level === 3 ? `Gain ${value} energy` : "Use Energy (an empty action at level 2)";
-  else if (kind === "heal") verb = `Heal ${value}`;
-  else verb = `Use ${effectName(kind)} ${value}`;
+  if (EFFECTS[kind] && EFFECTS[kind].deferred) verb = t("sw.choice.defer", { effect: effectName(kind), value, weapon: weaponLabel(weaponOf(w.code)) });
+  else if (kind === "energy") verb = view.level === 3 ? t("sw.choice.gain_energy", { value }) : t("sw.choice.use_energy_empty");
+  else if (kind === "heal") verb = t("sw.choice.heal", { value });
+  else verb = t("sw.choice.use", { effect: effectName(kind), value });
   const sub = [];
-  if (b) sub.push(b.value < 0 ? `mandatory penalty ${signed(b.value)}` : `with the ${bonusName(b)} ${signed(b.value)}`);
-  if (s.field === "orange") sub.push("ends your turn");
-  if (s.field === "red") sub.push("your turn ends");
+  if (b) sub.push(b.value < 0 ? t("sw.choice.penalty", { value: signed(b.value) }) : t("sw.choice.with_bonus", { bonus: bonusName(b), value: signed(b.value) }));
+  if (s.field === "orange") sub.push(t("sw.choice.ends_turn"));
+  if (s.field === "red") sub.push(t("sw.choice.turn_ends"));
   return { title: verb, sub: sub.join(" · "), chip: b ? bonusChip(b) : null, primary: true };
 }
 
 function bonusName(b) {
-  if (b.kind === "effect") return `${effectName(b.effect)} bonus`;
-  return { blessing: "Blessing", combo_bonus: "Combo bonus", combo_detonator: "Detonator" }[b.kind] || b.kind;
+  if (b.kind === "effect") return t("sw.choice.effect_bonus", { effect: effectName(b.effect) });
+  return bonusKindName(b.kind);
 }
 
 function skipLabel(view) {
   const f = view.spin && view.spin.field;
-  if (f === "red") return { title: "Skip it", sub: "your turn ends anyway" };
-  return { title: "Skip it", sub: "and keep playing" };
+  if (f === "red") return { title: t("sw.choice.skip"), sub: t("sw.choice.skip_red") };
+  return { title: t("sw.choice.skip"), sub: t("sw.choice.skip_sub") };
 }
 
 function comboSum(view) {
@@ -375,83 +382,87 @@ function describeChoice(view, action, client) {
   const actor = view.heroes[view.active];
   const opp = view.heroes[1 - view.active];
   const key = Object.keys(action)[0];
-  const energyNote = (cost) => (view.level === 3 ? `${cost} energy · ` : "");
+  const energyNote = (cost) => (view.level === 3 ? `${t("sw.choice.energy", { cost })} · ` : "");
+  const label = (w) => weaponLabel(weaponOf(w.code));
   switch (key) {
     case "spin": {
       const w = actor.weapons[action.spin];
-      return { title: `Spin ${w.name}`, sub: `${energyNote(w.spin_cost)}1 action`, primary: true, icon: w.type };
+      return { title: t("sw.choice.spin", { weapon: label(w) }), sub: `${energyNote(w.spin_cost)}${t("sw.choice.one_action")}`, primary: true, icon: w.type };
     }
     case "repair": {
       const w = actor.weapons[action.repair];
-      return { title: `Repair ${w.name}`, sub: `${energyNote(w.spin_cost)}1 action · usable next turn`, icon: "repair" };
+      return { title: t("sw.choice.repair", { weapon: label(w) }), sub: `${energyNote(w.spin_cost)}${t("sw.choice.one_action")} · ${t("sw.choice.usable_next")}`, icon: "repair" };
     }
     case "cancel": {
       const w = actor.weapons[action.cancel];
-      return { title: `Cancel the ${effectValue(w.effect.effect, w.effect.value)} on ${w.name}`, sub: "free · the weapon is ready again", icon: w.effect.effect };
+      return { title: t("sw.choice.cancel", { effect: effectValue(w.effect.effect, w.effect.value), weapon: label(w) }), sub: t("sw.choice.cancel_sub"), icon: w.effect.effect };
     }
     case "end_turn":
-      return { title: "End turn", sub: view.ending ? "" : `${view.actions} action${view.actions === 1 ? "" : "s"} unused`, icon: null };
+      return { title: t("sw.choice.end_turn"), sub: view.ending ? "" : t("sw.choice.unused", { count: view.actions }), icon: null };
     case "use":
       return useLabel(view, action);
     case "skip":
       return skipLabel(view);
     case "target": {
       const v = view.attack ? view.attack.value : 0;
-      if (action.target === "hero") return { title: `Hit ${nameOf(client, opp.seat)}'s hero`, sub: `−${v} lives (now ${opp.lives})`, primary: true, icon: "heart" };
+      if (action.target === "hero") return { title: t("sw.choice.hit_hero", { who: nameOf(client, opp.seat) }), sub: t("sw.choice.hit_hero_sub", { value: v, lives: opp.lives }), primary: true, icon: "heart" };
       const w = opp.weapons[action.slot];
-      if (action.target === "weapon") return { title: `Break ${w.name}`, sub: `durability ${w.durability} ≤ ${v}`, primary: true, icon: "broken" };
-      return { title: `Cancel the held ${effectValue(w.effect.effect, w.effect.value)} on ${w.name}`, sub: `durability ${w.durability} ≤ ${v}`, primary: true, icon: w.effect.effect };
+      const sub = t("sw.choice.durability", { durability: w.durability, value: v });
+      if (action.target === "weapon") return { title: t("sw.choice.break", { weapon: label(w) }), sub, primary: true, icon: "broken" };
+      return { title: t("sw.choice.cancel_held", { effect: effectValue(w.effect.effect, w.effect.value), weapon: label(w) }), sub, primary: true, icon: w.effect.effect };
     }
     case "shield": {
       const w = me.weapons[action.shield];
       const v = view.attack ? view.attack.value : 0;
-      return { title: `Spend shield ${w.effect.value} (${w.name})`, sub: `the attack drops to ${Math.max(0, v - w.effect.value)}`, primary: true, icon: "shield" };
+      return { title: t("sw.choice.shield", { value: w.effect.value, weapon: label(w) }), sub: t("sw.choice.shield_sub", { value: Math.max(0, v - w.effect.value) }), primary: true, icon: "shield" };
     }
     case "take_hit": {
       const v = view.attack ? view.attack.value : 0;
-      return { title: view.attack && view.attack.shields.length ? "No more shields" : "Take the hit", sub: `${v} on ${targetText(view, view.attack && view.attack.target, client).replace(`${nameOf(client, me.seat)}'s`, "your")}`, danger: true, icon: null };
+      const target = view.attack && view.attack.target;
+      const on = targetText(view, target, client, { yours: !!target && target.seat === me.seat });
+      return { title: view.attack && view.attack.shields.length ? t("sw.choice.no_more_shields") : t("sw.choice.take_hit"), sub: t("sw.choice.take_hit_sub", { value: v, target: on }), danger: true, icon: null };
     }
     case "fire": {
       const w = actor.weapons[action.fire];
       const rest = (view.permanent_queue || []).filter((j) => j !== action.fire).length;
-      return { title: `Fire ${w.name}'s permanent attack ${w.effect.value}`, sub: `on ${nameOf(client, opp.seat)}'s hero · ${rest} more to fire after it`, primary: true, icon: "permanent_attack" };
+      return { title: t("sw.choice.fire", { weapon: label(w), value: w.effect.value }), sub: t("sw.choice.fire_sub", { who: nameOf(client, opp.seat), count: rest }), primary: true, icon: "permanent_attack" };
     }
     case "combo": {
       const w = actor.weapons[action.combo];
-      return { title: `Add combo ${w.effect.value} (${w.name})`, sub: "to the detonation", icon: "combo" };
+      return { title: t("sw.choice.combo", { value: w.effect.value, weapon: label(w) }), sub: t("sw.choice.combo_sub"), icon: "combo" };
     }
     case "detonate": {
       const b = bonusFrom(view, action.detonate.bonus);
       const sum = comboSum(view);
       const total = Math.max(0, sum + (b ? b.value : 0));
       const n = (view.combo_selection || []).length;
-      return { title: `Detonate: ${total}`, sub: `${n} combo${n === 1 ? "" : "s"}${b ? ` ${signed(b.value)} ${bonusName(b).toLowerCase()}` : ""}`, primary: true, icon: "combo", chip: b ? bonusChip(b) : null };
+      return { title: t("sw.choice.detonate", { value: total }), sub: `${t("sw.choice.combos", { count: n })}${b ? ` ${signed(b.value)} ${bonusName(b).toLocaleLowerCase()}` : ""}`, primary: true, icon: "combo", chip: b ? bonusChip(b) : null };
     }
     case "keep_combos":
-      return { title: "Keep the combos", sub: "for a later turn" };
+      return { title: t("sw.choice.keep_combos"), sub: t("sw.choice.keep_combos_sub") };
     case "start_weapon": {
       const w = me.weapons[action.start_weapon];
       const vals = weaponOf(w.code).wheel.map((s) => s.value);
       const avg = vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : 0;
-      return { title: `Spin ${w.name}`, sub: `values ${Math.min(...vals)}–${Math.max(...vals)}, average ${avg.toFixed(1)}`, primary: true, icon: w.type };
+      return { title: t("sw.choice.spin", { weapon: label(w) }), sub: t("sw.choice.start_values", { min: Math.min(...vals), max: Math.max(...vals), average: formatNumber(avg, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }), primary: true, icon: w.type };
     }
     case "starter":
-      if (action.starter === (client && client.seat)) return { title: "I start", sub: "and lose 2 lives", primary: true };
-      return { title: `${nameOf(client, action.starter)} starts`, sub: "and loses 2 lives" };
+      if (action.starter === (client && client.seat)) return { title: t("sw.choice.i_start"), sub: t("sw.choice.i_start_sub"), primary: true };
+      return { title: t("sw.choice.other_starts", { who: nameOf(client, action.starter) }), sub: t("sw.choice.other_starts_sub") };
     default:
       return { title: JSON.stringify(action) };
   }
 }
 
 const PROMPTS = {
-  main: (view) => `Your turn: spin a weapon${view.level === 3 ? " (energy permitting)" : ""}, repair, or end the turn.`,
-  decide: () => "Use the effect you spun, or skip it.",
-  target: (view) => `Choose the target of your attack (${view.attack ? view.attack.value : ""}).`,
-  shield: () => "You are attacked: spend deferred shields, or take the hit.",
-  combo: () => "End of your turn: detonate combos (add them one by one), or keep them.",
-  order: () => "End of your turn: your permanent attacks fire one by one. Choose which fires next.",
-  start_weapon: () => "Choose the weapon for the start spin: the higher number decides who starts.",
-  start_choice: () => "You spun higher: choose who starts. The starting player loses 2 lives at once.",
+  main: (view) => t(view.level === 3 ? "sw.prompt.main_energy" : "sw.prompt.main"),
+  decide: () => t("sw.prompt.decide"),
+  target: (view) => t("sw.prompt.target", { value: view.attack ? view.attack.value : "" }),
+  shield: () => t("sw.prompt.shield"),
+  combo: () => t("sw.prompt.combo"),
+  order: () => t("sw.prompt.order"),
+  start_weapon: () => t("sw.prompt.start_weapon"),
+  start_choice: () => t("sw.prompt.start_choice"),
 };
 
 /** The order the choices are listed in (the engine's order within a kind). */
@@ -473,24 +484,19 @@ function choicesPanel(view, snapshot, client) {
     el("span", { class: "sw-choice-text" }, el("span", { class: "sw-choice-title", text: d.title }), d.sub ? el("span", { class: "sw-choice-sub", text: d.sub }) : null),
     d.chip || null);
   });
-  const prompt = PROMPTS[view.phase] ? PROMPTS[view.phase](view) : "Your choice:";
+  const prompt = PROMPTS[view.phase] ? PROMPTS[view.phase](view) : t("sw.prompt.other");
   return el("div", { class: "sw-choices", id: "sw-choices", dataset: { phase: view.phase, pending: pending ? "true" : "false" } },
-    el("p", { class: "sw-prompt", text: pending ? "Sending…" : prompt }),
+    el("p", { class: "sw-prompt", text: pending ? t("sw.prompt.sending") : prompt }),
     el("div", { class: "sw-choice-list" }, ...buttons));
 }
 
 function waitingLine(view, snapshot, client) {
   const toAct = snapshot.to_act || [];
   if (!toAct.length) return null;
-  const names = toAct.map((s) => nameOf(client, s)).join(" and ");
-  const what = {
-    main: "is taking their turn", decide: "is deciding on a spin", target: "is choosing a target",
-    shield: "may spend shields against your attack", combo: "is deciding on combos",
-    order: "is choosing which permanent attack fires next",
-    start_weapon: "is choosing a start weapon", start_choice: "is choosing who starts",
-  }[view.phase] || "is choosing";
+  const who = toAct.map((s) => nameOf(client, s)).join(", ");
+  const phase = ["main", "decide", "target", "shield", "combo", "order", "start_weapon", "start_choice"].includes(view.phase) ? view.phase : "other";
   return el("div", { class: "sw-choices sw-waiting", id: "sw-choices", dataset: { phase: view.phase, waiting: "true" } },
-    el("p", { class: "sw-prompt" }, el("span", { class: "sw-dots", "aria-hidden": "true" }), `${names} ${what}…`));
+    el("p", { class: "sw-prompt" }, el("span", { class: "sw-dots", "aria-hidden": "true" }), t(`sw.wait.${phase}`, { who })));
 }
 
 // ------------------------------------------------------------------ the loadout phase
@@ -512,7 +518,7 @@ function loadoutRow(title, line, action, client, { id = null, disabled = false, 
   return el("li", { class: "sw-loadout-row", dataset: { testid: testid || "" } },
     el("div", { class: "sw-loadout-text" }, el("strong", { text: title }), el("span", { class: "muted small", text: line })),
     el("button", { type: "button", class: "btn btn-small sw-use-loadout", id, disabled: disabled || !!(client && client.pending),
-      dataset: { action: JSON.stringify(action) }, onclick: () => client && client.act(action), text: "Use" }));
+      dataset: { action: JSON.stringify(action) }, onclick: () => client && client.act(action), text: t("sw.loadout.use") }));
 }
 
 function loadoutPhase(view, snapshot, client, st) {
@@ -521,12 +527,12 @@ function loadoutPhase(view, snapshot, client, st) {
   const chosen = new Set(snapshot.chosen || []);
   const legal = snapshot.legal || [];
   const opp = player ? 1 - seat : null;
-  const parts = [el("h2", { text: "Choose your hero and weapons" })];
+  const parts = [el("h2", { text: t("sw.loadout.title") })];
   const who = (s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s, testid: `loadout-state-${s}` } },
-    `${nameOf(client, s)} ${chosen.has(s) ? "has chosen ✓" : "is choosing…"}`);
+    t(chosen.has(s) ? "sw.loadout.has_chosen" : "sw.loadout.choosing", { who: nameOf(client, s) }));
   const opts = view.options || {};
-  parts.push(el("p", { class: "muted", text: `Level ${view.level}${view.level === 2 ? ` (${opts.effects === "every_effect_attacks" ? "every effect attacks the hero" : "effects distinguished"})` : ""}. `
-    + "Both players choose at the same time; nobody sees the other's loadout until both have chosen." }));
+  const level = view.level === 2 ? t(opts.effects === "every_effect_attacks" ? "sw.loadout.level_2a" : "sw.loadout.level_2b") : t("sw.loadout.level", { level: view.level });
+  parts.push(el("p", { class: "muted", text: `${level} ${t("sw.loadout.secret")}` }));
   if (!player) {
     parts.push(el("p", { class: "sw-loadout-status" }, who(0), " ", who(1)));
     return el("section", { class: "sw-loadout panel", id: "sw-loadout" }, ...parts);
@@ -536,10 +542,10 @@ function loadoutPhase(view, snapshot, client, st) {
   if (chosen.has(seat) || (client && client.pending)) {
     dropDraft(matchId, seat);
     parts.push(el("div", { class: "sw-locked", id: "sw-loadout-locked" },
-      el("p", {}, el("strong", { text: "Your loadout is locked in: " }),
-        mine === "random" ? "a random hero with 5 random weapons (drawn when both have chosen)." : mine ? `${loadoutLine(cat, mine)}.` : ""),
+      el("p", {}, el("strong", { text: `${t("sw.loadout.locked")} ` }),
+        mine === "random" ? t("sw.loadout.locked_random") : mine ? `${loadoutLine(cat, mine)}.` : ""),
       el("p", { dataset: { testid: "opponent-loadout" } }, who(opp),
-        el("span", { class: "muted", text: chosen.has(opp) ? "" : " Their choice stays hidden until both have chosen." }))));
+        el("span", { class: "muted", text: chosen.has(opp) ? "" : ` ${t("sw.loadout.hidden")}` }))));
     return el("section", { class: "sw-loadout panel", id: "sw-loadout", dataset: { state: "waiting" } }, ...parts);
   }
   parts.push(el("p", { class: "sw-loadout-status", dataset: { testid: "opponent-loadout" } }, who(opp)));
@@ -554,34 +560,35 @@ function loadoutPhase(view, snapshot, client, st) {
     }
   }
   const random = legal.find((a) => a.loadout === "random");
-  const tabs = [["saved", "My loadouts"], ["suggested", "Suggested"], ["build", "Build one"]];
+  const tabs = [["saved", t("sw.loadout.tab_saved")], ["suggested", t("sw.loadout.tab_suggested")], ["build", t("sw.loadout.tab_build")]];
   const tabBar = el("div", { class: "sw-tabs", role: "tablist" },
     ...tabs.map(([k, label]) => el("button", {
       type: "button", role: "tab", class: `sw-tab${st.tab === k ? " on" : ""}`, "aria-selected": st.tab === k ? "true" : "false",
       dataset: { tab: k }, onclick: () => { st.tab = k; client.render(); }, text: label,
     })),
     random ? el("button", { type: "button", class: "btn sw-random", id: "sw-quick-random", disabled: !!client.pending,
-      dataset: { action: JSON.stringify(random) }, onclick: () => client.act(random) }, icon("dice", { title: "" }), " Quick random") : null);
+      dataset: { action: JSON.stringify(random) }, onclick: () => client.act(random) }, icon("dice", { title: "" }), ` ${t("sw.loadout.random")}`) : null);
   let body;
   if (st.tab === "saved") {
     if (decks === null) {
       if (!decksLoading) loadDecks(client);
-      body = el("p", { class: "muted", text: "Loading your loadouts…" });
+      body = el("p", { class: "muted", text: t("sw.loadout.loading") });
     } else {
-      const again = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "sw-reload-decks", text: "Reload the list",
+      const again = el("button", { type: "button", class: "btn btn-small btn-ghost", id: "sw-reload-decks", text: t("sw.loadout.reload"),
         onclick: () => reloadDecks(client) });
       body = !decks.length
-        ? el("p", { class: "muted" }, decksError || "You have no saved loadouts yet. ",
-          el("a", { href: "/decks/scratch_wars", target: "_blank", text: "Build and save some" }), " (opens a new tab), then ", again, ", or use “Build one” here.")
+        ? el("p", { class: "muted" }, `${decksError || t("sw.loadout.none")} `,
+          el("a", { href: "/decks/scratch_wars", target: "_blank", text: t("sw.loadout.none_link") }), ` ${t("sw.loadout.none_then")} `, again,
+          ` ${t("sw.loadout.none_or", { tab: t("sw.loadout.tab_build") })}`)
         : el("div", {},
           el("ul", { class: "sw-loadout-list", id: "sw-saved-loadouts" }, ...decks.map((d) => loadoutRow(d.name, loadoutLine(cat, d.data), loadoutChoice(d.data), client,
             { testid: `deck-${d.id}` }))),
-          el("p", { class: "muted small" }, el("a", { href: "/decks/scratch_wars", target: "_blank", text: "Edit your loadouts" }), " (new tab) · ", again));
+          el("p", { class: "muted small" }, el("a", { href: "/decks/scratch_wars", target: "_blank", text: t("sw.loadout.edit_link") }), ` ${t("sw.loadout.new_tab")} · `, again));
     }
   } else if (st.tab === "suggested") {
     body = el("ul", { class: "sw-loadout-list", id: "sw-suggested" }, ...legal.filter((a) => a.loadout && a.loadout !== "random").map((a) => {
       const h = heroOf(a.loadout.hero);
-      return loadoutRow(h ? `${h.name} (${h.kind})` : a.loadout.hero, loadoutLine(cat, a.loadout).split(" · ")[1] || "", a, client);
+      return loadoutRow(h ? `${h.name} (${kindName(h)})` : a.loadout.hero, loadoutLine(cat, a.loadout).split(" · ")[1] || "", a, client);
     }));
   } else {
     if (!st.builder) st.builder = loadoutBuilder(cat, { idPrefix: "sw-match", onChange: () => client.render() });
@@ -589,7 +596,7 @@ function loadoutPhase(view, snapshot, client, st) {
     const ok = !!v.hero && v.weapons.length >= 1 && v.weapons.length <= MAX_WEAPONS;
     body = el("div", { class: "sw-build" },
       el("button", { type: "button", class: "btn btn-big", id: "sw-use-built", disabled: !ok || !!client.pending,
-        onclick: () => client.act(loadoutChoice(st.builder.value())), text: ok ? "Use this loadout" : "Pick a hero and 1–5 weapons" }),
+        onclick: () => client.act(loadoutChoice(st.builder.value())), text: ok ? t("sw.loadout.use_built") : t("sw.loadout.pick_first", { max: MAX_WEAPONS }) }),
       st.builder.node);
   }
   parts.push(tabBar, el("div", { class: "sw-tab-body" }, body));
@@ -603,10 +610,18 @@ function loadoutPhase(view, snapshot, client, st) {
 
 function optionsText(opts) {
   if (!opts) return "";
-  const parts = [`level ${opts.level ?? 3}`];
-  if ((opts.level ?? 3) === 2) parts.push(opts.effects === "every_effect_attacks" ? "every effect attacks the hero" : "effects distinguished");
-  if (opts.random_loadouts) parts.push("random loadouts");
+  const parts = [t("sw.options.level", { level: opts.level ?? 3 })];
+  if ((opts.level ?? 3) === 2) parts.push(t(opts.effects === "every_effect_attacks" ? "sw.options.every_effect_attacks" : "sw.options.distinguished"));
+  if (opts.random_loadouts) parts.push(t("sw.options.random_loadouts"));
   return parts.join(", ");
+}
+
+/** Whole seconds in the largest unit that divides them, in the page's language ("10 minut"). */
+function durationText(seconds) {
+  for (const [size, unit] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    if (seconds % size === 0) return formatNumber(seconds / size, { style: "unit", unit, unitDisplay: "long" });
+  }
+  return String(seconds);
 }
 
 function waitingForPlayers(snapshot, client) {
@@ -615,16 +630,16 @@ function waitingForPlayers(snapshot, client) {
   const expiry = client && client.expirySeconds;
   const players = (snapshot.seats || []).filter((s) => s.user || s.bot).map((s) => nameOf(client, s.seat));
   return el("div", { class: "sw-match sw-waiting-players panel", id: "waiting-for-players" },
-    el("h2", { text: "Waiting for an opponent to join…" }),
+    el("h2", { text: t("sw.waiting.title") }),
     joinButton(snapshot, client),
-    el("p", { text: "The duel starts as soon as a second player joins from the lobby. You can also send them this link:" }),
+    el("p", { text: t("sw.waiting.link") }),
     el("p", {}, el("code", { class: "hash", text: url })),
-    el("p", { class: "muted", text: `Players so far: ${players.join(", ") || "none"}.` }),
-    client && client.options ? el("p", { class: "muted", id: "match-rules", text: `This match: ${optionsText(client.options)}.` }) : null,
-    el("p", {}, "Meanwhile: ", el("a", { href: "/decks/scratch_wars", target: "_blank", text: "prepare a loadout" }), " · ",
-      el("a", { href: "/games/scratch_wars/cards", target: "_blank", text: "browse the cards" })),
+    el("p", { class: "muted", text: players.length ? t("sw.waiting.players", { names: players.join(", ") }) : t("sw.waiting.no_players") }),
+    client && client.options ? el("p", { class: "muted", id: "match-rules", text: t("sw.waiting.rules", { rules: optionsText(client.options) }) }) : null,
+    el("p", {}, `${t("sw.waiting.meanwhile")} `, el("a", { href: "/decks/scratch_wars", target: "_blank", text: t("sw.waiting.prepare") }), " · ",
+      el("a", { href: "/games/scratch_wars/cards", target: "_blank", text: t("sw.waiting.browse") })),
     cancel ? el("p", { class: "waiting-cancel" }, cancel,
-      el("span", { class: "muted small", text: expiry ? ` If nobody joins within ${formatDuration(expiry)}, it is closed by itself.` : "" })) : null);
+      el("span", { class: "muted small", text: expiry ? ` ${t("sw.waiting.expiry", { time: durationText(expiry) })}` : "" })) : null);
 }
 
 /** The result's second line, from the outcome's codes: who resigned ("You resigned." for the
@@ -712,7 +727,7 @@ function draw(root, snapshot, client, st) {
   if (outcome) parts.push(resultBanner(outcome, snapshot, client));
 
   if (!view.heroes[0] || !view.heroes[1]) { // the loadout phase
-    parts.push(over ? el("p", { class: "muted", id: "sw-loadout-over", text: "The duel ended before both loadouts were chosen." })
+    parts.push(over ? el("p", { class: "muted", id: "sw-loadout-over", text: t("sw.board.ended_early") })
       : loadoutPhase(view, snapshot, client, st));
     root.replaceChildren(el("div", { class: "sw-match", id: "sw-match", dataset: { phase: view.phase, over: over ? "true" : "false" } }, ...parts));
     return;
@@ -747,7 +762,7 @@ function draw(root, snapshot, client, st) {
     heroPanel(view, view.heroes[top], { me: top === seat, name: nameOf(client, top), marks: marks[top], client }),
     centre,
     heroPanel(view, view.heroes[bottom], { me: bottom === seat, name: nameOf(client, bottom), marks: marks[bottom], client }),
-    el("details", { class: "sw-legend-box panel" }, el("summary", { text: "Icons and fields" }), legend({ compact: true })));
+    el("details", { class: "sw-legend-box panel" }, el("summary", { text: t("sw.board.legend") }), legend({ compact: true })));
   root.replaceChildren(el("div", {
     class: `sw-match${player ? " sw-as-player" : ""}`, id: "sw-match",
     dataset: { phase: view.phase, over: over ? "true" : "false", round: view.round, active: view.active },
@@ -779,10 +794,10 @@ function scoreboard(view, client, bottom, top) {
     const h = view.heroes[s];
     return el("div", { class: `sw-score${s === view.active && !view.over ? " sw-score-turn" : ""}`, dataset: { seat: s } },
       el("span", { class: "sw-score-name", text: nameOf(client, s) }),
-      el("span", { class: "sw-score-lives" }, icon("heart", { title: "lives" }), String(h.lives)),
-      view.level === 3 ? el("span", { class: "sw-score-energy" }, icon("energy", { title: "energy" }), String(h.energy)) : null);
+      el("span", { class: "sw-score-lives" }, icon("heart", { title: t("sw.card.lives") }), String(h.lives)),
+      view.level === 3 ? el("span", { class: "sw-score-energy" }, icon("energy", { title: t("sw.effect.energy") }), String(h.energy)) : null);
   };
-  return el("div", { class: "sw-scoreboard", "aria-hidden": "true" }, cell(bottom), el("span", { class: "vs", text: "vs" }), cell(top));
+  return el("div", { class: "sw-scoreboard", "aria-hidden": "true" }, cell(bottom), el("span", { class: "vs", text: t("sw.board.vs") }), cell(top));
 }
 
 // ------------------------------------------------------------------ the log

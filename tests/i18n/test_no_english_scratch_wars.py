@@ -1,0 +1,81 @@
+"""Issue 15's page walk for Scratch Wars: the rules page, the card gallery and the loadout editor, in
+every language but English, show no English word outside proper names (``tests.i18n.walk``). The
+cards keep their original names (``walk.original_names``: "Tin Shortsword" stays, with its
+translation beside it); everything else on these pages, the server-rendered card facts included
+(kinds, flavour lines, bonuses, the rarity check), is in the page's language. The browser-drawn
+board is walked by tests/browser/test_i18n_scratch_wars.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.i18n.locales import DEFAULT_LOCALE, LOCALES
+from app.web.games.scratch_wars import catalog
+from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in, visible_text
+
+PASSWORD = "correct horse battery"
+#: (path, logged in?) of the Scratch Wars pages
+PAGES = [
+    ("/games/scratch_wars", False),
+    ("/games/scratch_wars", True),
+    ("/games/scratch_wars/cards", False),
+    ("/games/scratch_wars/cards", True),
+    ("/decks/scratch_wars", True),
+]
+TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
+
+
+def _without_title(html: str) -> str:
+    """The rules page's ``<title>`` ("Scratch Wars rules") is made by app/web/routes.py for every
+    game, which the games-pages area translates; the page's own text is walked in full."""
+    head, _, rest = html.partition("<title>")
+    return head + rest.partition("</title>")[2] if rest else html
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_scratch_wars_pages_have_no_english_words(client, locale):
+    vocabulary = english_vocabulary()
+    allowed = allowed_words(locale, "Pavouk")
+    r = client.post("/api/auth/register", json={"name": "Pavouk", "password": PASSWORD})
+    assert r.status_code == 201
+    me = client.cookies.get("arena_session")
+    problems = {}
+    for path, logged_in in PAGES:
+        if logged_in:
+            client.cookies.set("arena_session", me)
+        else:
+            client.cookies.delete("arena_session")
+        r = client.get(path, params={"lang": locale})
+        assert r.status_code == 200, path
+        assert f'<html lang="{locale}"' in r.text
+        html = _without_title(r.text) if path == "/games/scratch_wars" else r.text
+        found = english_words_in(html, vocabulary, allowed)
+        if found:
+            problems[f"{path} ({'user' if logged_in else 'visitor'})"] = found
+    assert not problems, f"{locale}: English words on the Scratch Wars pages: {problems}"
+
+
+@pytest.mark.parametrize("locale", ["cs", "uk"])
+def test_the_cards_keep_their_names_with_a_translation_beside(client, locale):
+    """Every card's original name is on the gallery and the rules page; each weapon has its
+    translation beside it, and a hero's kind and flavour line are translated."""
+    cards = catalog()
+    for path in ("/games/scratch_wars/cards", "/games/scratch_wars"):
+        text = " ".join(visible_text(client.get(path, params={"lang": locale}).text))
+        for card in cards["heroes"] + cards["weapons"]:
+            assert card["name"] in text, (path, card["name"])
+    gallery = client.get("/games/scratch_wars/cards", params={"lang": locale}).text
+    tin = {"cs": "Plechový krátký meč", "uk": "Бляшаний короткий меч"}[locale]
+    assert f'<p class="sw-card-local" lang="{locale}">{tin}</p>' in gallery
+    assert {"cs": "Rytíř kutil", "uk": "Лицар-майстер"}[locale] in gallery  # Bramwell Cogsworth's kind
+    assert "Winds his armour" not in " ".join(visible_text(gallery))  # (the page's data keeps the source)
+
+
+def test_the_walk_finds_english_on_the_english_pages(client):
+    """The check can fail: the English pages are full of English words (the card names aside)."""
+    vocabulary = english_vocabulary()
+    rules = english_words_in(client.get("/games/scratch_wars", params={"lang": "en"}).text, vocabulary, PROPER)
+    assert {"duel", "heroes", "weapon"} <= {w.lower() for w in rules}
+    gallery = english_words_in(client.get("/games/scratch_wars/cards", params={"lang": "en"}).text, vocabulary, PROPER)
+    assert {"Winds", "armour", "Rarity"} <= set(gallery)
+    assert "Shortsword" not in gallery  # an original name, read past
