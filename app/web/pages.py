@@ -90,8 +90,15 @@ def request_language(request: Request, user: Any) -> Language:
 def render_page(request: Request, name: str, user: Any, status_code: int = 200, **context: Any) -> HTMLResponse:
     """Render template ``name`` with ``user`` (``{"id", "name"}`` or ``None``) and ``context``, in
     the request's language (``i18n``, a :class:`~app.i18n.jinja.Language`: the templates' ``_()``,
-    ``<html lang>``, the browser catalog inlined for static/js/messages.js)."""
-    ctx = {"user": user_json(user), "i18n": request_language(request, user), **context}
+    ``<html lang>``, the browser catalog inlined for static/js/messages.js).
+
+    ``title`` (the page's ``<title>``) is translated here when it is a marked msgid (``N_()``) and
+    shown as it is otherwise (a clan's or tournament's name, a title already translated): never
+    formatted, so a "%" in a name stays itself."""
+    language = request_language(request, user)
+    if context.get("title"):
+        context["title"] = language.gettext(context["title"])
+    ctx = {"user": user_json(user), "i18n": language, **context}
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
     response.headers["Content-Language"] = ctx["i18n"].code
     response.headers["Vary"] = "Accept-Language, Cookie"

@@ -91,7 +91,4 @@ async def tournament_page(
     except DomainError:
         return not_found(request, user, N_("There is no such tournament."))
     words = option_words(page["game"], page["options"], request_language(request, user))
-    # base.html translates the title with Jinja's gettext, which fills placeholders: a "%" of the
-    # organiser's name for the tournament is doubled so that it shows as itself
-    title = page["name"].replace("%", "%%")
-    return render_page(request, "tournament.html", user, title=title, t=page, option_words=words)
+    return render_page(request, "tournament.html", user, title=page["name"], t=page, option_words=words)

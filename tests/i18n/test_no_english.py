@@ -14,6 +14,8 @@ from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_w
 PASSWORD = "correct horse battery"
 #: (path, logged in?) of the pages translated into every language
 PAGES = [("/", False), ("/", True), ("/signup", False), ("/login", False), ("/lobby", False), ("/lobby", True)]
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {path for path, _ in PAGES}
 
 
 @pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != DEFAULT_LOCALE])

@@ -15,6 +15,9 @@ from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from app.web.games.battle_runes import KIND_NAMES, MODIFIER_FACES, RUNE_WORDS
 from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in
 
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {"/games/battle_runes"}
+
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 PAGE = "/games/battle_runes"
 

@@ -36,6 +36,9 @@ from tests.clans.test_ladder_api import MONTH, _close_this_month, _credit
 from tests.conftest import _create_schema, make_settings, run
 from tests.i18n.walk import PROPER, allowed_words, english_in_text, english_vocabulary, english_words_in
 
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {"/clans", "/clans/{tag}", "/clans/ladder", "/clans/ladder/{region}", "/challenges/{challenge_id}"}
+
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 PASSWORD = "correct horse 1"
 #: the players of the world (their names may stay as they are on every page)

@@ -18,6 +18,17 @@ from app.points.ledger import credit
 from app.users.models import User
 from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in
 
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {
+    "/ladders",
+    "/ladders/{pool}",
+    "/ladders/{pool}/season",
+    "/users/{name}",
+    "/rewards",
+    "/tournaments",
+    "/tournaments/{tournament_id}",
+}
+
 PASSWORD = "correct horse 1"
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 #: the players of the walk (their names stay as they are)

@@ -12,6 +12,9 @@ from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from app.web.games.stratego_junior import ORIGINAL_NAMES
 from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in, visible_text
 
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {"/games/stratego_junior", "/decks/stratego_junior"}
+
 PASSWORD = "correct horse battery"
 NAME = "Hradnipan"
 PAGES = ("/games/stratego_junior", "/decks/stratego_junior")

@@ -11,6 +11,9 @@ import pytest
 from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in
 
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {"/games", "/decks", "/matches/{match_id}", "/matches/{match_id}/replay", "404"}
+
 PASSWORD = "correct horse battery"
 NAME = "Pavouk"
 

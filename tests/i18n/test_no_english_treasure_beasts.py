@@ -13,6 +13,9 @@ import pytest
 from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in
 
+#: the pages walked here (tests/i18n/test_every_page.py)
+ROUTES = {"/games/treasure_beasts"}
+
 PAGE = "/games/treasure_beasts"
 TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 
