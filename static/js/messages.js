@@ -175,8 +175,8 @@ export const WORDS = {
   "form.enter_name": "Enter a name.",
   "form.enter_password": "Enter a password.",
   "form.passwords_differ": "The two passwords are not the same.",
-  "deck.name_taken": "You already have a {item} called “{name}”: choose another name.",
-  "deck.login_first": "Log in to use saved {items}.",
+  "deck.name_taken": "You already saved one called “{name}”: choose another name.",
+  "deck.login_first": "Log in to use what you saved.",
 
   // ---------------------------------------------------------------- the match log (entry kinds)
   "log.start": "The match has started.",
@@ -1496,8 +1496,6 @@ export const WORDS = {
   "sj.editor.random_title": "Put every castle on a random square",
   "sj.editor.clear": "Clear",
   "sj.editor.help": "Click a castle in the tray, then a square. Click two placed castles to swap them. You can also drag them.",
-  "sj.deck.item": "setup",
-  "sj.deck.items": "setups",
   "sj.load.aria": "Load a saved setup",
   "sj.load.loading": "Loading setups…",
   "sj.load.choose": "Load setup…",
@@ -1779,8 +1777,8 @@ export function errorText(err) {
   return say(`error.${code}`, params, fallback);
 }
 
-/** The words for an error saving a deck called `name` (what one deck is called: `item`, e.g. "setup"). */
-export function deckErrorText(err, { item, name }) {
-  if (err && err.code === "name_taken") return say("deck.name_taken", { item, name });
+/** The words for an error saving a deck (a loadout, a setup) called `name`. */
+export function deckErrorText(err, { name }) {
+  if (err && err.code === "name_taken") return say("deck.name_taken", { name });
   return errorText(err);
 }

@@ -88,7 +88,7 @@ function drawList() {
           }
           await refresh();
         } catch (err) {
-          showError(error, deckErrorText(err, { item: "loadout", name: input.value.trim() }));
+          showError(error, deckErrorText(err, { name: input.value.trim() }));
         }
       });
       input.addEventListener("keydown", (e) => { if (e.key === "Enter") ok.click(); });
@@ -147,7 +147,7 @@ async function save(asNew) {
     status(say("sw.decks.saved", { name: saved.name }));
   } catch (err) {
     // 422 bad_deck (the rules' reason) or 409 name_taken, as the server says it
-    showError($("sw-deck-error"), deckErrorText(err, { item: "loadout", name }));
+    showError($("sw-deck-error"), deckErrorText(err, { name }));
   }
 }
 

@@ -21,7 +21,7 @@ let deleting = null; // deck id
 const st = { draft: null, sel: null, hint: "", colour: 0, name: "", msg: "", ok: false };
 
 function message(err, name) {
-  return deckErrorText(err, { item: say("sj.deck.item"), name });
+  return deckErrorText(err, { name });
 }
 
 async function refresh() {

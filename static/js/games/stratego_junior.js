@@ -660,7 +660,7 @@ export async function loadDecks(st, redraw) {
     st.decksError = "";
   } catch (err) {
     st.decks = [];
-    st.decksError = err.status === 401 ? say("deck.login_first", { items: say("sj.deck.items") }) : errorText(err);
+    st.decksError = err.status === 401 ? say("deck.login_first") : errorText(err);
   }
   st.decksLoading = false;
   redraw();
@@ -707,7 +707,7 @@ function saveControl(st, redraw, disabled) {
       st.saveOk = true;
       st.decks = [...(st.decks || []), deck].sort((x, y) => x.name.localeCompare(y.name));
     } catch (err) {
-      st.saveMsg = deckErrorText(err, { item: say("sj.deck.item"), name });
+      st.saveMsg = deckErrorText(err, { name });
       st.saveOk = false;
     }
     redraw();
