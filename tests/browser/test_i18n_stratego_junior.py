@@ -26,7 +26,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import signup, unique_name, watch
+from tests.browser.helpers import english_on_page, signup, unique_name, watch
 from tests.browser.stratego_driver import quest_choice, victory_choice
 from tests.browser.test_stratego_junior import quick, shot, snap
 from tests.i18n.walk import english_in_text
@@ -83,9 +83,12 @@ def seat_names(page: Page) -> list[str]:
 
 
 def check(page: Page, locale: str, where: str, *names: str, selector: str = "#game-root, #log") -> None:
-    """No English word in ``selector``; the players' names may stay as they are."""
+    """No English word in ``selector``, nor anywhere on the page (the table's frame too); the
+    players' names and the page's address (shown to copy) may stay as they are."""
     found = english_in(page, locale, selector, *names, *seat_names(page))
     assert found == {}, f"{locale}, {where}: English words {found}"
+    found = english_on_page(page, locale, *names, *seat_names(page), page.url)
+    assert found == {}, f"{locale}, {where}: English words on the page {found}"
 
 
 def computer_match(page: Page, variant: str) -> int:
