@@ -188,10 +188,13 @@ def in_server_db(server, fn: Callable[[Any], Awaitable[Any]]) -> Any:
     return out.get("value")
 
 
-#: the text a person reads on the page now: every visible element's text, and the attributes
-#: read aloud or shown on hover
+#: the text a person reads on the page now: every visible element's text (but ``<code>``: an
+#: address to copy), and the attributes read aloud or shown on hover
 _VISIBLE_JS = """() => {
-  const parts = [document.title, document.body.innerText];
+  let text = document.body.innerText;
+  // machine text shown to copy (a match's address with its random part) is not words
+  for (const code of document.querySelectorAll('code')) text = text.replace(code.innerText, ' ');
+  const parts = [document.title, text];
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
     for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
       const v = el.getAttribute(a);

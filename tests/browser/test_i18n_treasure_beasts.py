@@ -4,10 +4,8 @@ the pack, the picks, the packs passing; the table: the zones, the creatures, the
 panel, an attack when one is offered; the log), then resigns to reach the result (the ranking with
 each seat's treasures) and reloads the finished match (every hand face up). At each stop the board
 and the log (static/js/games/treasure_beasts.js, ``tb.*``) show no English word outside proper
-names, and the cards keep their Ukrainian names with the page's translation in the tooltip. The
-whole page (tests/browser/helpers.py's english_on_page) is walked too once the match page's frame
-(templates/match.html, static/js/match_client.js: clocks, chat, presence) is translated, which
-tests/i18n/test_catalogs.py tells by its areas leaving PENDING."""
+names, and the cards keep their Ukrainian names with the page's translation in the tooltip; the
+whole page (tests/browser/helpers.py's english_on_page: the match page's frame too) shows none."""
 
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import PASSWORD, english_on_page, unique_name, watch
-from tests.i18n.test_catalogs import PENDING
 from tests.i18n.walk import english_in_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -33,8 +30,6 @@ WORDS = {
 
 
 #: the match page's frame around the board: its areas, while English, keep the walk to the board
-FRAME = ("presence.", "notice.", "chat.", "turn.", "rematch.", "spectators.")
-FRAME_TRANSLATED = not any(area in PENDING for area in FRAME)
 #: the text a person reads on the board and in the log (the game's own parts of the page; the
 #: frame's parts drawn in it are the frame's: the rematch offer under the result, the waiting
 #: match's Cancel button and its duration, from match_client.js)
@@ -75,9 +70,8 @@ def no_english(page: Page, locale: str, name: str, where: str) -> None:
     )
     found = english_in_text(page.evaluate(BOARD_JS, FRAME_PARTS), locale, name, computer)
     assert found == {}, f"{locale}, {where}: English words on the board or in the log: {found}"
-    if FRAME_TRANSLATED:
-        found = english_on_page(page, locale, name)
-        assert found == {}, f"{locale}, {where}: English words on the page: {found}"
+    found = english_on_page(page, locale, name)
+    assert found == {}, f"{locale}, {where}: English words on the page: {found}"
 
 
 def start_match(page: Page, locale: str) -> tuple[str, int]:

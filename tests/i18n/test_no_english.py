@@ -1,8 +1,8 @@
-"""The page walk of issue 15: every translated page, in every language, shows no English word
-outside proper names. The walk covers the pages translated so far (:data:`PAGES`, server-rendered
-text: elements and the attributes people read); the next engineer adds pages as they are
-translated (docs/i18n.md lists those still English). The browser's words (static/js) are checked by
-tests/i18n/test_catalogs.py and, on the Scratch Wars board, by tests/browser/test_i18n_browser.py."""
+"""The page walk of issue 15 for the site's front pages (home, sign-up, log-in, lobby): in every
+language they show no English word outside proper names (server-rendered text: elements and the
+attributes people read). The other pages have walks of their own (``test_no_english_*.py``; every
+page is walked, tests/i18n/test_every_page.py); the browser's words are checked by
+tests/i18n/test_catalogs.py and the browser walks (tests/browser/test_i18n_*.py)."""
 
 from __future__ import annotations
 
