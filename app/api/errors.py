@@ -126,9 +126,32 @@ def validation_error(errors: Sequence[Any]) -> DomainError:
     return DomainError(ErrorCode.VALIDATION_ERROR, message, params={"field": first["field"], "errors": details})
 
 
+#: addresses that are never a page a person reads: the API, sockets, files, the API's reference
+_NOT_PAGES = ("/api/", "/ws/", "/static/", "/docs", "/healthz")
+
+
+def _wants_page(request: Request) -> bool:
+    """Whether ``request`` is a browser asking for a page (a GET or HEAD for HTML outside the API):
+    an unknown address then gets the site's 404 page in the reader's language, not a JSON body."""
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.url.path.startswith(_NOT_PAGES)
+        and "text/html" in request.headers.get("accept", "")
+    )
+
+
+async def _page_not_found(request: Request) -> Response:
+    from app.i18n.jinja import N_
+    from app.users.deps import current_user_optional
+    from app.web.pages import not_found
+
+    return not_found(request, await current_user_optional(request), N_("There is no such page."))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Render :class:`DomainError`, HTTP errors, validation errors and unexpected exceptions
-    (500 ``internal_error``, logged, no detail sent) as JSON error bodies. A method the path does
+    (500 ``internal_error``, logged, no detail sent) as JSON error bodies; a browser asking for a
+    page that does not exist (an unknown address, ``/matches/abc``) gets the 404 page instead. A method the path does
     not serve gets 405 ``method_not_allowed`` with an ``Allow`` header naming every method the
     path serves; ``OPTIONS`` gets that header with 204."""
 
@@ -146,13 +169,17 @@ def install_error_handlers(app: FastAPI) -> None:
             headers["Allow"] = allow
             if request.method == "OPTIONS":  # RFC 9110 section 9.3.7: which methods, no body
                 return Response(status_code=204, headers={"Allow": allow})
+        if exc.status_code == 404 and _wants_page(request):
+            return await _page_not_found(request)
         code = _FRAMEWORK_CODES.get(exc.status_code, ErrorCode.ERROR)
         params: dict[str, JsonValue] = {"status": exc.status_code} if code == ErrorCode.ERROR else {}
         body = error_body(DomainError(code, str(exc.detail), params=params))
         return JSONResponse(body, exc.status_code, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+        if _wants_page(request):  # /matches/abc: no such page
+            return await _page_not_found(request)
         return error_response(validation_error(exc.errors()))
 
     @app.exception_handler(SQLAlchemyTimeoutError)

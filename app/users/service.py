@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import CursorResult, bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -148,6 +148,14 @@ async def create_token(
     return token
 
 
+#: the owner of a token by its digest (built once: every request and socket asks it)
+_TOKEN_OWNER = (
+    select(User, ApiToken.id, ApiToken.last_used_at)
+    .join(ApiToken, ApiToken.user_id == User.id)
+    .where(ApiToken.token_hash == bindparam("digest"))
+)
+
+
 async def user_for_token(session: AsyncSession, token: str, *, touch: bool = True) -> User | None:
     """The owner of an API token, or None for an unknown or revoked token.
 
@@ -156,13 +164,7 @@ async def user_for_token(session: AsyncSession, token: str, *, touch: bool = Tru
     """
     if not token:
         return None
-    row = (
-        await session.execute(
-            select(User, ApiToken.id, ApiToken.last_used_at)
-            .join(ApiToken, ApiToken.user_id == User.id)
-            .where(ApiToken.token_hash == security.token_digest(token))
-        )
-    ).one_or_none()
+    row = (await session.execute(_TOKEN_OWNER, {"digest": security.token_digest(token)})).one_or_none()
     if row is None:
         return None
     user, token_id, last_used = row

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.api.games import game_info
 from app.errors import DomainError, ErrorCode
@@ -268,6 +268,13 @@ async def game_decks_page(request: Request, game: str, user: OptionalUser) -> Re
         spec={"title": editor.title, "item": editor.item},
         game_data=game_data(game),
     )
+
+
+@router.get("/favicon.ico")
+async def favicon() -> RedirectResponse:
+    """Browsers ask for ``/favicon.ico`` whatever the page's ``<link rel="icon">`` says: the
+    site's icon is ``/static/favicon.svg``."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
 router.include_router(ratings_pages)

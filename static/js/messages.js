@@ -225,7 +225,7 @@ export const WORDS = {
   // ---------------------------------------------------------------- the table around the board (match_client.js, match_ratings.js,
   // games/generic.js): seats, clocks, connection, the fair play box, joining; computer levels (api.js)
   "table.seat": "Seat {n}",
-  "table.computer": "Computer ({level})",
+  "table.computer": "Computer · {level}",
   "table.free_seat": "(free seat)",
   "table.badge.you": "you",
   "table.badge.computer": "computer",

@@ -62,7 +62,7 @@ SETTLED_JS = """() => {
 
 
 def no_english(page: Page, locale: str, name: str, where: str) -> None:
-    # the computer's seat name ("Computer (Easy)") is the frame's words (match_client.js), as a
+    # the computer's seat name ("Computer · Easy") is the frame's words (match_client.js), as a
     # person's name on the board; the whole page's walk checks it
     computer = page.evaluate(
         "() => { const s = (window.matchClient.snapshot.seats || [])[1];"

@@ -87,14 +87,15 @@ def test_computer_levels_are_easy_medium_hard_and_a_new_player_gets_medium(new_p
         assert selected == "Medium", (game, selected)
         titles = options.evaluate_all("(os) => os.map((o) => [o.value, o.title])")
         assert all(title == f"algorithm: {value}" for value, title in titles), (game, titles)
-    # a match made with the defaults is against Medium, and the page says "Computer (Medium)"
+    # a match made with the defaults is against Medium, and the page says "Computer · Medium" (no
+    # brackets: a log line puts a seat's name in brackets, "Knight (Computer · Medium)")
     page.select_option("#create-game", "battle_runes")
     page.click("#create-submit")
     page.wait_for_url(re.compile(r".*/matches/\d+$"))
     match_id = int(page.url.rsplit("/", 1)[1])
     info = page.request.get(f"/api/matches/{match_id}").json()
     bot = next(s["bot"] for s in info["seats"] if s["bot"])
-    expect(page.locator(".seat-card .seat-name").filter(has_text="Computer")).to_contain_text("Computer (Medium)")
+    expect(page.locator(".seat-card .seat-name").filter(has_text="Computer")).to_contain_text("Computer · Medium")
     # the rules pages: difficulties in words, the algorithm only in the tooltip
     for game in GAMES:
         page.goto(f"/games/{game}")

@@ -90,3 +90,19 @@ def test_the_404_message_is_in_the_pages_language(client):
     assert r.status_code == 404 and "Zápas 987654 neexistuje." in r.text
     r = client.get("/games/nope", params={"lang": "ru"})
     assert r.status_code == 404 and "Игры «nope» нет." in r.text
+
+
+@pytest.mark.parametrize("path", ["/no/such/page", "/lobbyx", "/matches/abc", "/users/"])
+def test_an_unknown_address_gets_the_404_page_in_the_readers_language(client, path):
+    """A browser asking for an address the site does not have (or a page address with a malformed
+    id) reads the 404 page in its language; an API client still gets the JSON error."""
+    for locale in [loc for loc in LOCALES if loc != DEFAULT_LOCALE]:
+        r = client.get(path, params={"lang": locale}, headers={"Accept": "text/html,application/xhtml+xml"})
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), (path, locale)
+        assert f'<html lang="{locale}"' in r.text
+        assert english_words_in(r.text, english_vocabulary(), allowed_words(locale)) == {}, (path, locale)
+    assert "Taková stránka tu není." in client.get(path, params={"lang": "cs"}, headers={"Accept": "text/html"}).text
+    r = client.get(path, headers={"Accept": "application/json"})
+    assert r.status_code in (404, 422) and r.json()["error"]["code"] in ("not_found", "validation_error")
+    r = client.get("/api/no/such/thing", headers={"Accept": "text/html"})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
