@@ -686,7 +686,7 @@ export const WORDS = {
   "sw.end.voluntary": "{who} ends the turn.",
   "sw.end.voluntary_lost": {"one": "{who} ends the turn ({count} action unused).", "other": "{who} ends the turn ({count} actions unused)."},
   "sw.end.actions": "{who} has no actions left.",
-  "sw.end.field": "The field ends {who}'s turn.",
+  "sw.end.field": "The red field ends {who}'s turn.",
   "sw.end.energy": "{who} is out of energy: the turn ends.",
   "sw.ev.combo_detonated": "{who} detonates combos {values} = {value}.",
   "sw.ev.combo_detonated_bonus": "{who} detonates combos {values} {bonus} = {value}.",
