@@ -98,7 +98,7 @@ STRATEGO_SETUP = {
             "scratch_wars",
             {"hero": "BRAM", "weapons": ["IRON", "SALT"]},
             {"hero": "BRAM", "weapons": ["IRON", "IRON"]},
-            "IRON",
+            "Velký meč Železná kůra",  # IRON's name, twice
         ),
     ],
 )

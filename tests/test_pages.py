@@ -235,7 +235,7 @@ def _scratch_wars_catalog(client) -> dict:
 
 
 def test_scratch_wars_gallery_renders_every_card(client):
-    from markupsafe import escape  # as Jinja escapes: "Oracle&#39;s Spindle"
+    from markupsafe import escape  # as Jinja escapes a name
 
     from app.web.games.scratch_wars import rarity_text
 
@@ -247,7 +247,7 @@ def test_scratch_wars_gallery_renders_every_card(client):
         assert escape(card["name"]) in r.text, card["name"]
         assert f'data-code="{card["code"]}"' in r.text
         assert escape(rarity_text(card)) in r.text  # the rulebook's rarity check, e.g. "20 vs 19.5: above average"
-    assert "16 vs 14.5: above average" in r.text  # Tin Shortsword's wheel sums to 16, its kind's average 14.5
+    assert "16 vs 14.5: above average" in r.text  # Plechový krátký meč's wheel sums to 16, its kind's average 14.5
     assert "/static/css/scratch_wars.css" in r.text and "/static/js/scratch_wars_gallery.js" in r.text
     assert page_json(r.text, "sw-data")["catalog"]["wheel_segments"] == 9
     assert 'href="/decks/scratch_wars"' in r.text and 'href="/games/scratch_wars"' in r.text

@@ -117,7 +117,7 @@ export function loadoutBuilder(cat, opts = {}) {
   };
 }
 
-/** A one-line description of a loadout: "Bramwell Cogsworth · Ironbark Greatsword, Salt Cutlass"
+/** A one-line description of a loadout: "Bramwell Cogsworth · Velký meč Železná kůra (Ironbark Greatsword), Solná šavle (Salt Cutlass)"
  * (each weapon's translation beside its original name on a page in another language). */
 export function loadoutLine(cat, data) {
   const hero = cat.hero[data.hero];

@@ -243,8 +243,8 @@ export function flavourText(card) {
 }
 
 /**
- * A weapon's name in the page's language, or "" when it is the original (English pages): the
- * cards keep their original names and show this beside them (docs/i18n.md, "names").
+ * A weapon's name in the page's language, or "" when it is the original (Czech pages): the cards
+ * keep their own Czech names, the set's language, and show this beside them (docs/i18n.md, "names").
  */
 export function weaponTranslation(w) {
   if (!w || !w.code) return "";
@@ -252,7 +252,7 @@ export function weaponTranslation(w) {
   return local && local !== w.name ? local : "";
 }
 
-/** "Tin Shortsword (Plechový krátký meč)": the original name with its translation beside it. */
+/** "Plechový krátký meč (Tin Shortsword)": the original name with its translation beside it. */
 export function weaponLabel(w) {
   if (!w) return "";
   const local = weaponTranslation(w);
@@ -417,7 +417,7 @@ export function weaponCard(w, opts = {}) {
   }
   const head = el("div", { class: "sw-card-head" },
     el("div", { class: "sw-card-title" },
-      el("span", { class: "sw-card-name", text: w.name }),
+      el("span", { class: "sw-card-name", lang: "cs", text: w.name }),
       weaponTranslation(w) ? el("span", { class: "sw-card-local", lang: document.documentElement.lang, text: weaponTranslation(w) }) : null,
       el("span", { class: "sw-card-code", text: w.code })),
     costBadge(spinCost, { base: w.energy_cost }));

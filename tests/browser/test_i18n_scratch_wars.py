@@ -1,7 +1,7 @@
 """Issue 15's walk of the Scratch Wars board in Chromium, in each of cs sk uk ru hu: a player whose
 language is set reads no English word (``tests.i18n.walk``) on the waiting panel, the loadout panel
 (its three tabs and the builder), the start spin, the choices and prompts of the first turns and the
-result. The cards keep their original names (``walk.original_names``); players' names, the
+result. The cards keep their original names (``walk.original_names``: the weapons' are Czech); players' names, the
 computer's seat name among them, may stay as they are.
 
 The walk reads the board (``#game-root``) and the log (``#log``): the match page's frame around them
@@ -170,7 +170,12 @@ def test_the_cards_the_rules_and_the_loadout_editor_drawn_in_the_browser(new_pag
 
     page.goto("/games/scratch_wars/cards")
     expect(page.locator("body")).to_have_attribute("data-sw-ready", "1", timeout=LONG)
-    expect(page.locator("#card-TINS .sw-card-local")).to_be_visible()
+    # the weapon's own Czech name, its translation beside it in any other language
+    expect(page.locator("#card-TINS .sw-card-name")).to_have_text("Plechový krátký meč")
+    if locale == "cs":
+        expect(page.locator("#card-TINS .sw-card-local")).to_have_count(0)
+    else:
+        expect(page.locator("#card-TINS .sw-card-local")).to_be_visible()
     found = english_on_board(page, locale, roots="#sw-gallery")
     assert found == {}, f"{locale}, gallery: {found}"
 

@@ -166,6 +166,11 @@ def test_gallery_draws_every_card(new_page):
     expect(page.locator('[data-testid="weapon-TINS"] .sw-rarity')).to_contain_text("16 vs 14.5: above average")
     for card in heroes + weapons:
         expect(page.locator(f'[data-code="{card["code"]}"] .sw-card-name')).to_have_text(card["name"])
+    # a weapon's own name is Czech, its English translation beside it
+    tins = page.locator('[data-testid="weapon-TINS"]')
+    expect(tins.locator(".sw-card-name")).to_have_text("Plechový krátký meč")
+    expect(tins.locator(".sw-card-name")).to_have_attribute("lang", "cs")
+    expect(tins.locator(".sw-card-local")).to_have_text("Tin Shortsword")
     shot(page, "sw_gallery_desktop")
     # filters: bows only
     page.click('#sw-filters button[data-filter="bow"]')

@@ -142,13 +142,16 @@ def test_scratch_wars_builder_takes_two_axes_but_never_one_weapon_twice(new_page
     expect(page.locator("#sw-name-rule")).to_contain_text("Each weapon name only once")
     page.click('#sw-builder [data-testid="hero-GORM"]')
     page.click('#sw-builder .sw-filters button[data-filter="all"]')
-    for code in ("KIND", "FLNT"):  # Kindling Hatchet and Flint Chopper: two axes
+    for code in ("KIND", "FLNT"):  # Sekerka na podpal and Pazourková sekáčka: two axes
         page.click(f'#sw-builder button[data-testid="weapon-{code}"]')
     expect(page.locator("#sw-weapon-count")).to_have_text("2 / 5 weapons")
-    expect(page.locator("#sw-summary .sw-chosen-name")).to_have_text(["Kindling Hatchet", "Flint Chopper"])
+    # each Czech name with its English translation beside it
+    expect(page.locator("#sw-summary .sw-chosen-name")).to_have_text(
+        ["Sekerka na podpal (Kindling Hatchet)", "Pazourková sekáčka (Flint Chopper)"]
+    )
     expect(page.locator("#sw-builder-hint")).to_have_text("")
     page.click('#sw-builder button[data-testid="weapon-KIND"]')  # the same axe again: taken off, not doubled
-    expect(page.locator("#sw-summary .sw-chosen-name")).to_have_text(["Flint Chopper"])
+    expect(page.locator("#sw-summary .sw-chosen-name")).to_have_text(["Pazourková sekáčka (Flint Chopper)"])
     page.click('#sw-builder button[data-testid="weapon-KIND"]')
     page.fill("#sw-name", "Two axes")
     page.click("#sw-save")

@@ -113,9 +113,11 @@ def english_words_in(html: str, vocabulary: frozenset[str] | set[str], allowed: 
 @cache
 def original_names() -> tuple[str, ...]:
     """The games' card names that stay as they are in every language (docs/i18n.md, "names"): Scratch
-    Wars' heroes and weapons (its own English card set, shown with a translation beside them) and
-    their 4-letter codes ("TINS"), longest first. The walk reads past them, so "Tin Shortsword" on a
-    Czech page is a name, not English."""
+    Wars' heroes (personal names, "Bramwell Cogsworth") and weapons (their own Czech names, the set's
+    language, shown with a translation beside them: "Plechový krátký meč") and the cards' 4-letter
+    codes ("TINS", "REED"), longest first. The walk reads past them, so a hero's name or the code
+    "REED" on a Slovak page is a name, not English; the translation beside a weapon's name is not
+    read past (on an English page, "Reed Blade" is English)."""
     names: set[str] = set()
     sw = all_games().get("scratch_wars")
     if sw is not None:

@@ -84,8 +84,9 @@ def flavour(lang: Language | None, card: dict[str, Any]) -> str:
 
 
 def weapon_translation(lang: Language | None, weapon: dict[str, Any]) -> str:
-    """A weapon's name translated into ``lang``, or "" on an English page: the cards keep their
-    original names and show the translation beside them (docs/i18n.md, "names")."""
+    """A weapon's name translated into ``lang``, or "" on a Czech page: the cards keep their own
+    Czech names (the set's language, like its rulebook's) and show the translation beside them,
+    English included (docs/i18n.md, "names")."""
     local = say(lang, f"sw.weapon.{weapon['code']}", weapon["name"])
     return "" if local == weapon["name"] else local
 

@@ -190,7 +190,7 @@ function weaponTile(w, h, view, marks) {
       stateText(w.state));
   return el("div", { class: cls.join(" "), dataset: { slot: w.slot, code: w.code, state: w.state, testid: `weapon-${h.seat}-${w.slot}` } },
     el("div", { class: "sw-card-head" },
-      el("div", { class: "sw-card-title" }, el("span", { class: "sw-card-name", text: w.name, title: weaponTranslation(card) || null }))),
+      el("div", { class: "sw-card-title" }, el("span", { class: "sw-card-name", lang: "cs", text: w.name, title: weaponTranslation(card) || null }))),
     el("div", { class: "sw-card-meta" },
       el("span", { class: "sw-type", title: typeName(w.type) }, icon(w.type, { title: "" })),
       el("span", { class: "sw-dur-badge", title: t("sw.card.durability_title", { value: w.durability }) },
@@ -309,7 +309,7 @@ function fieldHint(field, view) {
   return t("sw.hint.red");
 }
 
-/** The target of an attack in words: "Bob's hero", "your Tin Shortsword", "the Shield 2 held on Bob's ...". */
+/** The target of an attack in words: "Bob's hero", "your Plechový krátký meč (Tin Shortsword)", "the Shield 2 held on Bob's ...". */
 function targetText(view, target, client, { yours = false } = {}) {
   if (!target) return "";
   const who = nameOf(client, target.seat);
