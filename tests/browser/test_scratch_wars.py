@@ -208,7 +208,7 @@ def test_loadout_editor_saves_renames_deletes_and_shows_server_messages(new_page
     shot(page, "sw_loadouts_desktop")
     # the same name again: 409 name_taken, as the server words it
     page.click("#sw-save-new")
-    expect(page.locator("#sw-deck-error")).to_contain_text("already have")
+    expect(page.locator("#sw-deck-error")).to_contain_text("already saved one called")
     # rename in the list
     item = page.locator('#sw-deck-list li[data-name="Anvil"]')
     item.locator('button[data-action="rename"]').click()

@@ -286,7 +286,7 @@ def test_my_setups_page(new_page):
     page.click("#sj-random")
     page.fill("#sj-deck-name", "Dragons at the back")
     page.click("#sj-deck-save")
-    expect(page.locator("#sj-deck-msg")).to_contain_text("already have a setup called")
+    expect(page.locator("#sj-deck-msg")).to_contain_text("already saved one called")
     page.fill("#sj-deck-name", "Second")
     page.click("#sj-deck-save")
     expect(page.locator(".sj-deck-item")).to_have_count(2)
