@@ -350,9 +350,14 @@ def test_stratego_junior_rules_page_shows_the_castles(client):
             f'<h3><span class="sj-original" lang="hu">{original}</span> <span class="sj-here">({name})</span>' in r.text
         )
     # the difficulties in words, the algorithm's name only in the tooltip (issue 16)
+    # the tooltip says what the algorithm does, its name after it (level.algo.<name> of WORDS)
     levels = ", ".join(
-        f'<span class="level-name" title="algorithm: {lv}">{name}</span>'
-        for lv, name in (("random", "Easy"), ("casual", "Medium"), ("expert", "Hard"))
+        f'<span class="level-name" title="{what} (algorithm: {lv})">{name}</span>'
+        for lv, name, what in (
+            ("random", "Easy", "picks any allowed move at random"),
+            ("casual", "Medium", "plays like the Hard level, but about one move in three is random"),
+            ("expert", "Hard", "remembers every castle it has seen and plans its moves from that"),
+        )
     )
     assert f"Computer levels: {levels}." in r.text
     assert "(expert)" not in r.text and ">expert<" not in r.text
@@ -579,3 +584,24 @@ def test_games_lists_every_game_with_its_rules_and_the_header_points_there(clien
         assert client.get(f"/games/{game}").status_code == 200
     header = client.get("/").text.split("</nav>", 1)[0]  # the site header's navigation
     assert '<a href="/games">Rules</a>' in header and "/games/battle_runes" not in header
+
+
+def test_every_computer_level_says_what_it_does_in_every_language():
+    """Each algorithm a game offers has a plain description (``level.algo.<name>``), in English and
+    in every translated catalog, and the server's tooltip is built from it (one source of words for
+    the lobby's tooltips and the pages')."""
+    from app.games.core import all_games, bot_levels
+    from app.i18n.catalogs import english_words, js_catalog
+    from app.i18n.jinja import Language
+    from app.i18n.locales import LOCALES
+    from app.web.pages import level_title
+
+    algorithms = {lv for game in all_games() for lv in bot_levels(game)}
+    english = english_words()
+    for locale in LOCALES:
+        words = english if locale == "en" else js_catalog(locale)
+        for lv in algorithms:
+            assert words.get(f"level.algo.{lv}"), (locale, lv)
+            title = level_title(lv, Language.of(locale))
+            assert title.startswith(words[f"level.algo.{lv}"]) and title.endswith(f": {lv})"), (locale, title)
+    assert level_title("no_such_algorithm") == "no_such_algorithm"

@@ -21,6 +21,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -94,3 +95,27 @@ def english_words(source: str | None = None) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ValueError(f"WORDS in static/js/messages.js is not JSON-shaped: {exc}") from exc
     return data
+
+
+@cache
+def _english_words() -> dict[str, Any]:
+    return english_words()
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def browser_word(locale: str, key: str, default: str = "", **params: Any) -> str:
+    """The browser's word ``key`` (``WORDS``, translated in ``static/i18n/<locale>.json``) in
+    ``locale``, its ``{name}`` placeholders filled, for words the server pages and the browser
+    share (so each is written once): what ``say()`` of ``static/js/messages.js`` gives. A plural
+    entry is chosen by ``params["count"]`` with the language's CLDR rule, a list gives its first
+    template; a key the language lacks falls back to English, an unknown key gives ``default``."""
+    entry = js_catalog(locale).get(key, _english_words().get(key))
+    if entry is None:
+        return default
+    if isinstance(entry, dict):
+        entry = entry.get(Locale.parse(locale).plural_form(params.get("count", 0)), entry.get("other", ""))
+    if isinstance(entry, list):
+        entry = entry[0]
+    return _PLACEHOLDER.sub(lambda m: str(params.get(m.group(1), m.group(0))), str(entry))

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from app.games.core.levels import difficulty_of_levels
 from app.i18n import jinja as i18n_jinja
+from app.i18n.catalogs import browser_word
 from app.i18n.jinja import ENGLISH, N_, Language
 from app.i18n.locales import COOKIE, negotiate
 from app.settings import ROOT
@@ -33,16 +34,28 @@ duration = i18n_jinja.duration
 DIFFICULTY_NAMES = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
 
 
+def level_title(level: str, language: Language = ENGLISH) -> str:
+    """The tooltip of a computer level: what its algorithm does, in plain words, with the
+    algorithm's name ("picks any allowed move at random (algorithm: random)"). The words are the
+    browser's ``level.algo.<name>`` and ``level.algorithm`` (``static/i18n/<locale>.json``), which
+    the lobby's tooltips read too (``levelTitle`` of static/js/api.js); a level with no
+    description (a test's toy game) is named alone."""
+    description = browser_word(language.code, f"level.algo.{level}")
+    if not description:
+        return level
+    return browser_word(language.code, "level.algorithm", description=description, name=level)
+
+
 def level_names(levels: list[str], language: Language = ENGLISH) -> Markup:
     """A game's computer levels as players read them, ``Easy, Medium, Hard`` (in ``language``),
-    each the HTML ``<span class="level-name" title="algorithm: random">Easy</span>``: the
-    algorithm's name only in the tooltip (issue 16; see app/games/core/levels.py). A level of no
-    difficulty keeps its own name."""
+    each the HTML ``<span class="level-name" title="picks any allowed move at random (algorithm:
+    random)">Easy</span>``: the algorithm only in the tooltip (issue 16; see
+    app/games/core/levels.py and :func:`level_title`). A level of no difficulty keeps its own
+    name."""
     difficulty = difficulty_of_levels()
-    algorithm = language.gettext(N_("algorithm: %(name)s"))
     parts = [
         Markup('<span class="level-name" title="{}">{}</span>').format(
-            algorithm % {"name": lv},
+            level_title(lv, language),
             language.gettext(DIFFICULTY_NAMES[difficulty[lv]]) if difficulty.get(lv) in DIFFICULTY_NAMES else lv,
         )
         for lv in levels

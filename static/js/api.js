@@ -88,9 +88,11 @@ export function levelName(level) {
   return difficulty && knows(`level.${difficulty}`) ? say(`level.${difficulty}`) : level;
 }
 
-/** The tooltip of a computer level: "algorithm: expectimax" (the algorithm's name stays as it is). */
+/** The tooltip of a computer level: what its algorithm does, with its name, "picks any allowed
+ * move at random (algorithm: random)" (`level.algo.<name>`; the server's pages use the same words,
+ * `level_title` of app/web/pages.py); a level with no description is named alone. */
 export function levelTitle(level) {
-  return say("level.algorithm", { name: level });
+  return knows(`level.algo.${level}`) ? say("level.algorithm", { name: level, description: say(`level.algo.${level}`) }) : level;
 }
 
 /** Data embedded in the page as <script type="application/json" id=...>. */

@@ -58,7 +58,7 @@ export function loadoutBuilder(cat, opts = {}) {
         el("span", { class: "sw-slot-no", text: String(i + 1) }),
         icon(w.type),
         el("span", { class: "sw-chosen-name", text: weaponLabel(w) }),
-        el("span", { class: `sw-chip-cost${cost > w.energy_cost ? " sw-cost-extra" : ""}`, title: say("sw.card.cost", { cost }) }, icon("energy", { title: "" }), String(cost)),
+        el("span", { class: `sw-chip-cost${cost > w.energy_cost ? " sw-cost-extra" : ""}`, title: say("sw.card.cost", { cost, count: cost }) }, icon("energy", { title: "" }), String(cost)),
         el("button", { type: "button", class: "btn btn-small btn-ghost sw-remove", "aria-label": say("sw.builder.take_off", { weapon: weaponLabel(w) }), text: "×",
           onclick: () => toggleWeapon(code) }));
     });

@@ -380,7 +380,7 @@ function costBadge(cost, { base = null, title = null } = {}) {
   const extra = base !== null && cost > base;
   return el("span", {
     class: `sw-cost-badge${extra ? " sw-cost-extra" : ""}`,
-    title: title || (extra ? say("sw.card.cost_extra", { cost, base }) : say("sw.card.cost", { cost })),
+    title: title || (extra ? say("sw.card.cost_extra", { cost, base, count: cost }) : say("sw.card.cost", { cost, count: cost })),
   }, icon("energy", { title: "" }), el("span", { text: String(cost) }));
 }
 
@@ -438,6 +438,34 @@ export function weaponCard(w, opts = {}) {
 }
 
 /** One time-of-day column of a hero card. */
+/**
+ * The four time-of-day columns of a hero, `cls` "sw-tods" (+ " sw-tods-small" on the board). A
+ * label longer than its column in the page's language ("ПОЛУДЕНЬ") makes the whole row use a
+ * smaller font ("sw-tods-tight", then "sw-tods-tighter"), checked again whenever the row's width
+ * changes; a row that fits (English) keeps its size.
+ */
+export function timeRow(cls, columns) {
+  const row = el("div", { class: cls }, ...columns);
+  if (typeof ResizeObserver === "undefined") return row;
+  // cut off: a label's icon or words reach past its column's edge (centred, they spill both ways)
+  const over = () => [...row.querySelectorAll(".sw-tod-head")].some((h) => {
+    const box = h.getBoundingClientRect();
+    return [...h.children].some((c) => {
+      const r = c.getBoundingClientRect();
+      return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+    });
+  });
+  let width = -1;
+  new ResizeObserver(() => {
+    if (!row.isConnected || row.clientWidth === width) return;
+    width = row.clientWidth;
+    row.classList.remove("sw-tods-tight", "sw-tods-tighter");
+    if (over()) row.classList.add("sw-tods-tight");
+    if (over()) row.classList.add("sw-tods-tighter");
+  }).observe(row);
+  return row;
+}
+
 export function timeColumn(col, t, { current = false, used = null, energy = true } = {}) {
   const key = TIMES[t];
   return el("div", { class: `sw-tod sw-tod-${key}${current ? " sw-tod-now" : ""}`, dataset: { tod: t } },
@@ -478,8 +506,8 @@ export function heroCard(h, opts = {}) {
     el("span", { class: "sw-lives-badge", title: say("sw.card.lives_duel", { count: h.lives_duel }) }, icon("heart", { title: "" }), el("span", { text: String(h.lives_duel) })));
   const parts = [head, el("div", { class: "sw-card-meta" }, types, stars(h.rarity_stars))];
   if (!compact) {
-    parts.push(el("div", { class: "sw-tods" },
-      ...h.times_of_day.map((col, t) => timeColumn(col, t, { current: opts.current === t, used: opts.current === t ? opts.used : null }))));
+    parts.push(timeRow("sw-tods",
+      h.times_of_day.map((col, t) => timeColumn(col, t, { current: opts.current === t, used: opts.current === t ? opts.used : null }))));
     parts.push(el("div", { class: `sw-rarity${h.rarity && h.rarity.rare ? " sw-rare" : ""}`, title: say("sw.card.rarity_hero_title") },
       el("span", { class: "muted", text: `${say("sw.card.energy_bonuses")} ` }), rarityText(h), rareMark(h)));
     if (h.flavour) parts.push(el("p", { class: "sw-flavour", text: flavourText(h) }));

@@ -108,7 +108,10 @@ def test_plural_forms_and_formatting_follow_the_language(client):
     # the game cards: players in Hungarian's plural (a noun after a number stays singular) and the
     # computer's levels by difficulty, the algorithm only in the tooltip (app/web/pages.py level_names)
     assert "2 játékos" in hu
-    assert '<span class="level-name" title="módszer: random">Könnyű</span>' in hu  # the tooltip too
+    assert (
+        '<span class="level-name" title="bármelyik szabályos lépést választja, véletlenszerűen (módszer: random)">'
+        "Könnyű</span>"
+    ) in hu  # the tooltip too: what the algorithm does, in the page's language
 
 
 def test_duration_and_number_helpers():

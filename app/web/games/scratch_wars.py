@@ -15,15 +15,14 @@ page reads without JavaScript, and embeds the catalog as JSON.
 from __future__ import annotations
 
 import re
-from functools import cache, partial
+from functools import partial
 from typing import Any
 
-from babel import Locale
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app.games.core import all_games, bot_levels
-from app.i18n.catalogs import english_words, js_catalog
+from app.i18n.catalogs import browser_word
 from app.i18n.jinja import N_, Language
 from app.i18n.locales import DEFAULT_LOCALE
 from app.users.deps import OptionalUser
@@ -33,7 +32,6 @@ from app.web.pages import render_page, request_language, user_json
 GAME = "scratch_wars"
 TIME_KEYS = ("morning", "noon", "evening", "night")
 TYPE_KEYS = ("sword", "axe", "bow", "wand")
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 router = APIRouter(include_in_schema=False)
 
@@ -48,11 +46,6 @@ def number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
-@cache
-def _english() -> dict[str, Any]:
-    return english_words()
-
-
 def say(lang: Language | None, key: str, default: str = "", **params: Any) -> str:
     """The browser's word ``key`` (``WORDS`` of static/js/messages.js, translated in
     ``static/i18n/<locale>.json``) in ``lang``, its ``{name}`` placeholders filled: the card words
@@ -60,16 +53,7 @@ def say(lang: Language | None, key: str, default: str = "", **params: Any) -> st
     cards the browser draws and for the plain HTML the server renders before them. A plural entry
     is chosen by ``params["count"]`` with the language's CLDR rule; an unknown key gives
     ``default``."""
-    code = lang.code if lang is not None else DEFAULT_LOCALE
-    entry = js_catalog(code).get(key, _english().get(key))
-    if entry is None:
-        return default
-    if isinstance(entry, dict):
-        count = params.get("count", 0)
-        entry = entry.get(Locale.parse(code).plural_form(count), entry.get("other", ""))
-    if isinstance(entry, list):
-        entry = entry[0]
-    return _PLACEHOLDER.sub(lambda m: str(params.get(m.group(1), m.group(0))), str(entry))
+    return browser_word(lang.code if lang is not None else DEFAULT_LOCALE, key, default, **params)
 
 
 def kind_name(lang: Language | None, hero: dict[str, Any]) -> str:

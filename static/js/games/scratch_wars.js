@@ -13,7 +13,7 @@ import { abortedNotice, cancelButton, joinButton } from "/static/js/match_client
 import { loadoutBuilder, loadoutLine, MAX_WEAPONS } from "/static/js/scratch_wars_builder.js";
 import {
   bonusChip, bonusKindName, effectName, EFFECTS, ensureStyles, icon, kindName, landingAngle, legend, loadCatalog, signed,
-  timeColumn, timeName, TIMES, typeName, typesName, weaponLabel, weaponTranslation, wheelSvg,
+  timeColumn, timeName, timeRow, TIMES, typeName, typesName, weaponLabel, weaponTranslation, wheelSvg,
 } from "/static/js/scratch_wars_cards.js";
 
 const SPIN_MS = 1600;
@@ -197,7 +197,7 @@ function weaponTile(w, h, view, marks) {
         icon("durability", { title: "" }), el("span", { class: "sw-dur-value", text: String(w.durability) })),
       view.level === 3 ? el("span", {
         class: `sw-cost-badge${extra ? " sw-cost-extra" : ""}`,
-        title: extra ? t("sw.board.cost_extra", { cost: w.spin_cost, base: w.cost, hero: heroName(h) }) : t("sw.board.cost", { cost: w.spin_cost }),
+        title: extra ? t("sw.board.cost_extra", { cost: w.spin_cost, count: w.spin_cost, base: w.cost, hero: heroName(h) }) : t("sw.board.cost", { cost: w.spin_cost, count: w.spin_cost }),
       }, icon("energy", { title: "" }), el("span", { text: String(w.spin_cost) })) : null),
     el("div", { class: "sw-wheel-box" }, wheelSvg(card, { size: 84 })),
     state);
@@ -223,8 +223,8 @@ function heroPanel(view, h, { me, active, name, marks, client }) {
   if (level >= 2 && card) {
     const tod = view.time_of_day;
     const used = new Set(((h.column && h.column.bonuses) || []).filter((b) => b.used).map((b) => b.index));
-    parts.push(el("div", { class: "sw-tods sw-tods-small" },
-      ...card.times_of_day.map((col, t) => timeColumn(col, t, { current: tod === t, used: tod === t ? used : null, energy: level === 3 }))));
+    parts.push(timeRow("sw-tods sw-tods-small",
+      card.times_of_day.map((col, t) => timeColumn(col, t, { current: tod === t, used: tod === t ? used : null, energy: level === 3 }))));
   }
   parts.push(el("div", { class: "sw-tiles" }, ...h.weapons.map((w) => weaponTile(w, h, view, marks))));
   return el("section", {
@@ -350,7 +350,7 @@ function useLabel(view, action) {
   const kind = s.resolves_as;
   let verb;
   if (EFFECTS[kind] && EFFECTS[kind].deferred) verb = t("sw.choice.defer", { effect: effectName(kind), value, weapon: weaponLabel(weaponOf(w.code)) });
-  else if (kind === "energy") verb = view.level === 3 ? t("sw.choice.gain_energy", { value }) : t("sw.choice.use_energy_empty");
+  else if (kind === "energy") verb = view.level === 3 ? t("sw.choice.gain_energy", { value, count: value }) : t("sw.choice.use_energy_empty");
   else if (kind === "heal") verb = t("sw.choice.heal", { value });
   else verb = t("sw.choice.use", { effect: effectName(kind), value });
   const sub = [];
@@ -382,7 +382,7 @@ function describeChoice(view, action, client) {
   const actor = view.heroes[view.active];
   const opp = view.heroes[1 - view.active];
   const key = Object.keys(action)[0];
-  const energyNote = (cost) => (view.level === 3 ? `${t("sw.choice.energy", { cost })} · ` : "");
+  const energyNote = (cost) => (view.level === 3 ? `${t("sw.choice.energy", { cost, count: cost })} · ` : "");
   const label = (w) => weaponLabel(weaponOf(w.code));
   switch (key) {
     case "spin": {
@@ -405,7 +405,7 @@ function describeChoice(view, action, client) {
       return skipLabel(view);
     case "target": {
       const v = view.attack ? view.attack.value : 0;
-      if (action.target === "hero") return { title: t("sw.choice.hit_hero", { who: nameOf(client, opp.seat) }), sub: t("sw.choice.hit_hero_sub", { value: v, lives: opp.lives }), primary: true, icon: "heart" };
+      if (action.target === "hero") return { title: t("sw.choice.hit_hero", { who: nameOf(client, opp.seat) }), sub: t("sw.choice.hit_hero_sub", { value: v, count: v, lives: opp.lives }), primary: true, icon: "heart" };
       const w = opp.weapons[action.slot];
       const sub = t("sw.choice.durability", { durability: w.durability, value: v });
       if (action.target === "weapon") return { title: t("sw.choice.break", { weapon: label(w) }), sub, primary: true, icon: "broken" };
@@ -857,12 +857,12 @@ export function describeEvent(ev, entry, client) {
       return t("sw.ev.day3_penalty", { count: ev.amount, who0: nm(0), lives0: Math.max(0, ev.lives[0]), who1: nm(1), lives1: Math.max(0, ev.lives[1]) });
     case "turn_started": {
       const bits = [];
-      if (ev.energy_gained) bits.push(t("sw.bit.energy", { amount: ev.energy_gained, energy: ev.energy }));
+      if (ev.energy_gained) bits.push(t("sw.bit.energy", { amount: ev.energy_gained, energy: ev.energy, count: ev.energy_gained }));
       if (ev.repaired && ev.repaired.length) bits.push(t("sw.bit.repaired", { count: ev.repaired.length }));
       return bits.length ? t("sw.ev.turn_started_bits", { who: nm(ev.seat), bits: bits.join(", ") }) : t("sw.ev.turn_started", { who: nm(ev.seat) });
     }
     case "spin_started":
-      return ev.cost ? t("sw.ev.spin_started_cost", { who: nm(ev.seat), weapon: wname(ev.weapon), cost: ev.cost })
+      return ev.cost ? t("sw.ev.spin_started_cost", { who: nm(ev.seat), weapon: wname(ev.weapon), cost: ev.cost, count: ev.cost })
         : t("sw.ev.spin_started", { who: nm(ev.seat), weapon: wname(ev.weapon) });
     case "spin_result": {
       const p = { field: t(`sw.field.${ev.field}`, {}, ev.field), effect: effectName(ev.effect), value: ev.value };
@@ -875,7 +875,7 @@ export function describeEvent(ev, entry, client) {
       return ev.bonus_value ? t("sw.ev.effect_used_bonus", { ...p, bonus: signed(ev.bonus_value), value: ev.value }) : t("sw.ev.effect_used", p);
     }
     case "energy_gained":
-      return t("sw.ev.energy_gained", { who: nm(ev.seat), amount: ev.amount, energy: ev.energy });
+      return t("sw.ev.energy_gained", { who: nm(ev.seat), amount: ev.amount, energy: ev.energy, count: ev.amount });
     case "healed":
       return t("sw.ev.healed", { who: nm(ev.seat), amount: ev.amount, count: ev.lives });
     case "effect_deferred":
@@ -898,7 +898,7 @@ export function describeEvent(ev, entry, client) {
       return t(ev.by === "owner" ? "sw.ev.effect_cancelled_owner" : "sw.ev.effect_cancelled",
         { who: nm(ev.seat), effect: effectName(ev.effect), value: ev.value, weapon: wname(ev.weapon) });
     case "repair_started":
-      return ev.cost ? t("sw.ev.repair_started_cost", { who: nm(ev.seat), weapon: wname(ev.weapon), cost: ev.cost })
+      return ev.cost ? t("sw.ev.repair_started_cost", { who: nm(ev.seat), weapon: wname(ev.weapon), cost: ev.cost, count: ev.cost })
         : t("sw.ev.repair_started", { who: nm(ev.seat), weapon: wname(ev.weapon) });
     case "main_phase_ended": {
       const reason = END_REASONS.has(ev.reason) ? ev.reason : "voluntary";
