@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.i18n.locales import DEFAULT_LOCALE, LOCALES
-from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in
+from tests.i18n.walk import PROPER, TRANSLATED, english_vocabulary, english_words_in, walk_pages
 
 PASSWORD = "correct horse battery"
 #: (path, logged in?) of the pages translated into every language
@@ -18,24 +17,9 @@ PAGES = [("/", False), ("/", True), ("/signup", False), ("/login", False), ("/lo
 ROUTES = {path for path, _ in PAGES}
 
 
-@pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != DEFAULT_LOCALE])
+@pytest.mark.parametrize("locale", TRANSLATED)
 def test_translated_pages_have_no_english_words(client, locale):
-    vocabulary = english_vocabulary()
-    allowed = allowed_words(locale, "Pavouk")
-    r = client.post("/api/auth/register", json={"name": "Pavouk", "password": PASSWORD})
-    assert r.status_code == 201
-    me = client.cookies.get("arena_session")
-    problems = {}
-    for path, logged_in in PAGES:
-        if logged_in:
-            client.cookies.set("arena_session", me)
-        else:
-            client.cookies.delete("arena_session")
-        r = client.get(path, params={"lang": locale})
-        assert r.status_code == 200, path
-        found = english_words_in(r.text, vocabulary, allowed)
-        if found:
-            problems[f"{path} ({'user' if logged_in else 'visitor'})"] = found
+    problems = walk_pages(client, locale, PAGES, "Pavouk", PASSWORD)
     assert not problems, f"{locale}: English words on translated pages: {problems}"
 
 

@@ -13,7 +13,7 @@ import pytest
 from app.games.core import get_rules
 from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from app.web.games.fantasy_duel import display_name, unit_translation
-from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in
+from tests.i18n.walk import PROPER, TRANSLATED, english_vocabulary, english_words_in, walk_pages
 
 PASSWORD = "correct horse battery"
 RULES = "/games/fantasy_duel"
@@ -25,25 +25,9 @@ def unit_block(html: str, unit_id: str) -> str:
     return html.split(f'data-unit="{unit_id}"', 1)[1].split('<div class="fd-unit ', 1)[0]
 
 
-@pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != DEFAULT_LOCALE])
+@pytest.mark.parametrize("locale", TRANSLATED)
 def test_the_rules_page_has_no_english_words(client, locale):
-    vocabulary = english_vocabulary()
-    allowed = allowed_words(locale, "Drak")
-    r = client.post("/api/auth/register", json={"name": "Drak", "password": PASSWORD})
-    assert r.status_code == 201
-    me = client.cookies.get("arena_session")
-    problems = {}
-    for logged_in in (False, True):
-        if logged_in:
-            client.cookies.set("arena_session", me)
-        else:
-            client.cookies.delete("arena_session")
-        r = client.get(RULES, params={"lang": locale})
-        assert r.status_code == 200
-        assert f'<html lang="{locale}"' in r.text
-        found = english_words_in(r.text, vocabulary, allowed)
-        if found:
-            problems["user" if logged_in else "visitor"] = found
+    problems = walk_pages(client, locale, [(RULES, False), (RULES, True)], "Drak", PASSWORD)
     assert not problems, f"{locale}: English words on the rules page: {problems}"
 
 

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from app.web.games.scratch_wars import catalog
-from tests.i18n.walk import PROPER, allowed_words, english_vocabulary, english_words_in, visible_text
+from tests.i18n.walk import (
+    PROPER,
+    TRANSLATED,
+    english_vocabulary,
+    english_words_in,
+    visible_text,
+    walk_pages,
+)
 
 #: the pages walked here (tests/i18n/test_every_page.py)
 ROUTES = {"/games/scratch_wars", "/games/scratch_wars/cards", "/decks/scratch_wars"}
@@ -25,29 +31,11 @@ PAGES = [
     ("/games/scratch_wars/cards", True),
     ("/decks/scratch_wars", True),
 ]
-TRANSLATED = [loc for loc in LOCALES if loc != DEFAULT_LOCALE]
 
 
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_scratch_wars_pages_have_no_english_words(client, locale):
-    vocabulary = english_vocabulary()
-    allowed = allowed_words(locale, "Pavouk")
-    r = client.post("/api/auth/register", json={"name": "Pavouk", "password": PASSWORD})
-    assert r.status_code == 201
-    me = client.cookies.get("arena_session")
-    problems = {}
-    for path, logged_in in PAGES:
-        if logged_in:
-            client.cookies.set("arena_session", me)
-        else:
-            client.cookies.delete("arena_session")
-        r = client.get(path, params={"lang": locale})
-        assert r.status_code == 200, path
-        assert f'<html lang="{locale}"' in r.text
-        html = r.text
-        found = english_words_in(html, vocabulary, allowed)
-        if found:
-            problems[f"{path} ({'user' if logged_in else 'visitor'})"] = found
+    problems = walk_pages(client, locale, PAGES, "Pavouk", PASSWORD)
     assert not problems, f"{locale}: English words on the Scratch Wars pages: {problems}"
 
 

@@ -151,3 +151,29 @@ def allowed_words(locale: str, *names: str) -> set[str]:
 def english_in_text(parts: list[str], locale: str, *names: str) -> dict[str, str]:
     """The English words in ``parts`` (texts a person reads), each with the text it stands in."""
     return _english(parts, english_vocabulary(), allowed_words(locale, *names))
+
+
+#: the locales a walk checks: every language but English
+TRANSLATED = ("cs", "sk", "uk", "ru", "hu")
+
+
+def walk_pages(client, locale: str, pages: list[tuple[str, bool]], name: str, password: str) -> dict[str, dict]:
+    """Read ``pages`` (``(path, logged in?)``) in ``locale`` as a visitor or as a new player
+    ``name`` signed up with ``client``; each page must answer 200 in that language. :returns: the
+    English words each page shows (``"path (user|visitor)"``: ``{word: text}``), empty when none."""
+    allowed = allowed_words(locale, name)
+    r = client.post("/api/auth/register", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    me = client.cookies.get("arena_session")
+    problems: dict[str, dict] = {}
+    for path, logged_in in pages:
+        if logged_in:
+            client.cookies.set("arena_session", me)
+        else:
+            client.cookies.delete("arena_session")
+        r = client.get(path, params={"lang": locale})
+        assert r.status_code == 200, path
+        assert f'<html lang="{locale}"' in r.text, path
+        if found := english_words_in(r.text, english_vocabulary(), allowed):
+            problems[f"{path} ({'user' if logged_in else 'visitor'})"] = found
+    return problems
