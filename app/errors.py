@@ -76,7 +76,8 @@ class ErrorCode(StrEnum):
 
     # --- accounts ------------------------------------------------------------------------------------
     #: the name is taken, compared ignoring letter case; also a second deck of the same name (``name``),
-    #: a clan's name or tag (``field``: ``name`` or ``tag``, with the value)
+    #: a clan's name or tag (``field``: ``name`` or ``tag``, with the value; a clan name mixing scripts
+    #: that looks like another clan's also gives ``lookalike``, that clan's name)
     NAME_TAKEN = "name_taken"
     #: a new account name breaks a rule (``reason``: ``length`` or ``characters``; ``min``, ``max``)
     BAD_NAME = "bad_name"

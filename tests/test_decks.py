@@ -110,3 +110,37 @@ def test_real_decks_are_checked_by_their_game(client, game, good, bad, reason):
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_deck"
     assert reason.lower() in r.json()["error"]["message"].lower(), r.json()
     assert [d["name"] for d in client.get(f"/api/decks?game={game}", headers=a).json()["decks"]] == ["mine"]
+
+
+def test_deck_names_are_nfkc_and_unique_ignoring_case(client, runes_take_decks):
+    """Issue 15: a deck name is stored NFKC-normalised and trimmed, and ``Anvil`` and ``anvil`` are
+    one name for one player and game (another player may have either); renames are held to it too.
+    A mixed-script look-alike of one's own deck is allowed: nobody else sees a player's decks."""
+    a, b = _login(client, "alice"), _login(client, "bobby")
+    data = {"favourites": ["S3", "FIRE", "R1"]}
+
+    def post(headers, name):
+        return client.post("/api/decks", json={"game": "battle_runes", "name": name, "data": data}, headers=headers)
+
+    r = post(a, " ｆｕｌｌ ")
+    assert r.status_code == 201 and r.json()["name"] == "full"
+    anvil = post(a, "Anvil").json()
+    r = post(a, "anvil")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    assert r.json()["error"]["params"] == {"game": "battle_runes", "name": "anvil"}
+    assert post(a, "FULL").status_code == 409
+    assert post(b, "anvil").status_code == 201
+    älpha = post(a, "älpha").json()
+    assert post(a, "ÄLPHA").status_code == 409
+    assert post(a, "\u0410nvil").status_code == 201  # Cyrillic А: only its owner sees it
+    # renames: onto another deck's name in another case is refused; a deck's own name in another case is fine
+    r = client.put(f"/api/decks/{älpha['id']}", json={"name": "ANVIL"}, headers=a)
+    assert r.status_code == 409 and r.json()["error"]["params"] == {"game": "battle_runes", "name": "ANVIL"}
+    assert client.get(f"/api/decks/{älpha['id']}", headers=a).json()["name"] == "älpha"
+    r = client.put(f"/api/decks/{anvil['id']}", json={"name": "ANVIL"}, headers=a)
+    assert r.status_code == 200 and r.json()["name"] == "ANVIL"
+    r = client.put(f"/api/decks/{älpha['id']}", json={"name": "ｆｏｒｇｅ"}, headers=a)
+    assert r.status_code == 200 and r.json()["name"] == "forge"
+    # NFKC may make a name longer than the 60 characters a deck name holds
+    r = post(a, "\ufdfa" * 4)
+    assert r.status_code == 422 and r.json()["error"]["params"]["field"] == "name"

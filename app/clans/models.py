@@ -4,8 +4,9 @@ a code and its parameters).
 
 One clan per player is a key, not only a check: ``clan_members.user_id`` is the primary key. Clan
 names and tags are unique ignoring letter case (``name_key``, ``tag_key``: lowercase, unique); a
-disbanded clan keeps its row and history but gives up both keys (set to NULL), so its name and tag
-may be taken again.
+name mixing scripts may not pass for another clan's (``name_skeleton``, :mod:`app.users.names`). A
+disbanded clan keeps its row and history but gives up its keys and skeleton (set to NULL), so its
+name and tag may be taken again.
 """
 
 from __future__ import annotations
@@ -45,13 +46,14 @@ class Clan(Base):
     """A clan. ``colour`` is the emblem colour ``#rrggbb``; ``region`` a code of
     :mod:`app.clans.regions`; ``members`` the number of ``clan_members`` rows (kept with them, under
     the clan's row lock, so the member limit is checked without counting); ``disbanded_at`` is set
-    when the clan is disbanded (``name_key`` and ``tag_key`` are then NULL)."""
+    when the clan is disbanded (``name_key``, ``name_skeleton`` and ``tag_key`` are then NULL)."""
 
     __tablename__ = "clans"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(CLAN_NAME_MAX))
     name_key: Mapped[str | None] = mapped_column(String(3 * CLAN_NAME_MAX), unique=True)
+    name_skeleton: Mapped[str | None] = mapped_column(String(3 * CLAN_NAME_MAX), index=True)
     tag: Mapped[str] = mapped_column(String(CLAN_TAG_MAX))
     tag_key: Mapped[str | None] = mapped_column(String(CLAN_TAG_MAX), unique=True)
     region: Mapped[str] = mapped_column(String(REGION_MAX), index=True)

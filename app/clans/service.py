@@ -37,7 +37,7 @@ this clan, ``not_officer``, ``not_leader``, ``not_invited`` - the invitation is 
 ``already_in_clan`` (``name`` when it is another player), ``clan_full`` (``limit``),
 ``already_invited``, ``already_requested``, ``leader_must_hand_over``, ``already_officer``,
 ``not_officer``, ``is_leader``, ``self``), ``name_taken`` (``field``: ``name`` or ``tag``, and the
-value) and ``validation_error`` (``field``: ``region``, ``tag``, ``colour``, ``name`` or
+value; ``lookalike`` for a name mixing scripts that passes for another clan's) and ``validation_error`` (``field``: ``region``, ``tag``, ``colour``, ``name`` or
 ``description``).
 
 Concurrency: a change to a clan first locks its row (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite:
@@ -54,7 +54,7 @@ from datetime import datetime
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -73,7 +73,7 @@ from app.clans.regions import region_codes
 from app.db.base import utcnow
 from app.errors import DomainError, ErrorCode, JsonValue
 from app.users.models import User
-from app.users.names import name_key
+from app.users.names import clean_name, is_mixed_script, name_key, skeleton
 from app.users.service import lock_user
 
 #: every ``clan_history.code``; the clan page says each in words (templates/clan.html)
@@ -264,6 +264,32 @@ async def _drop_pending(session: AsyncSession, user_id: int) -> None:
     await session.execute(delete(ClanInvitation).where(ClanInvitation.user_id == user_id))
 
 
+async def _name_free(session: AsyncSession, name: str) -> None:
+    """Refuse a clan name another live clan has in any letter case, or one that looks like another
+    clan's when either of the two mixes scripts (``Аlpha`` with a Cyrillic ``А`` beside ``Alpha``;
+    two Latin names such as ``A1pha`` and ``Alpha`` may both exist, as for account names in
+    :func:`app.users.service.register`).
+
+    :raises DomainError: ``name_taken`` (``field`` ``name``, ``name``; for a look-alike also
+        ``lookalike``: the existing clan's name).
+    """
+    shape = skeleton(name)
+    if not _is_sqlite(session):
+        # one founding per look-alike class at a time, so two look-alikes cannot both pass the
+        # check below (SQLite has one writer at a time already)
+        await session.execute(select(func.pg_advisory_xact_lock(func.hashtext(shape))))
+    if await session.scalar(select(Clan.id).where(Clan.name_key == name_key(name))) is not None:
+        raise DomainError(ErrorCode.NAME_TAKEN, f"a clan is called {name!r}", params={"field": "name", "name": name})
+    mixed = is_mixed_script(name)
+    for other in await session.scalars(select(Clan.name).where(Clan.name_skeleton == shape).limit(50)):
+        if mixed or is_mixed_script(other):
+            raise DomainError(
+                ErrorCode.NAME_TAKEN,
+                f"that name looks like the clan {other!r}, mixing letters of several scripts",
+                params={"field": "name", "name": name, "lookalike": other},
+            )
+
+
 @_transaction
 async def found(
     session: AsyncSession,
@@ -279,14 +305,16 @@ async def found(
     """Found a clan with the actor as its leader (and only member); their pending invitations and
     requests are dropped.
 
-    :param name: 2-40 characters; ``tag``: 2-6 letters or digits (both unique ignoring case).
+    :param name: 2-40 characters after NFKC (stored so, :func:`app.users.names.clean_name`); ``tag``:
+        2-6 letters or digits (both unique ignoring case; the name may not pass for another clan's
+        by mixing scripts, see :func:`_name_free`).
     :param region: a region code; ``colour``: ``#rrggbb``; ``description``: up to 500 characters.
     :returns: the new clan.
     :raises DomainError: ``validation_error``, ``name_taken`` (``field``), ``conflict``
         ``already_in_clan``.
     """
     now = now or utcnow()
-    name = _check_text("name", name, 2, CLAN_NAME_MAX)
+    name = _check_text("name", clean_name(name), 2, CLAN_NAME_MAX)
     if not TAG_RE.fullmatch(tag):
         raise _bad("tag", "a tag is 2 to 6 letters or digits")
     if tag.lower() in RESERVED_TAGS:
@@ -296,13 +324,13 @@ async def found(
     user = await _actor(session, actor)
     await lock_user(session, actor)
     await _not_in_a_clan(session, user, other=False)
-    if await session.scalar(select(Clan.id).where(Clan.name_key == name_key(name))) is not None:
-        raise DomainError(ErrorCode.NAME_TAKEN, f"a clan is called {name!r}", params={"field": "name", "name": name})
+    await _name_free(session, name)
     if await session.scalar(select(Clan.id).where(Clan.tag_key == tag.lower())) is not None:
         raise DomainError(ErrorCode.NAME_TAKEN, f"a clan has the tag {tag!r}", params={"field": "tag", "tag": tag})
     clan = Clan(
         name=name,
         name_key=name_key(name),
+        name_skeleton=skeleton(name),
         tag=tag,
         tag_key=tag.lower(),
         region=region,
@@ -495,6 +523,7 @@ async def _disband(session: AsyncSession, clan: Clan, actor: int, now: datetime)
     await session.execute(delete(ClanInvitation).where(ClanInvitation.clan_id == clan.id))
     clan.members = 0
     clan.name_key = None
+    clan.name_skeleton = None
     clan.tag_key = None
     clan.disbanded_at = now
     _history(session, clan, actor, "disbanded", now)

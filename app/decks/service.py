@@ -1,4 +1,11 @@
-"""Deck storage. Every deck is validated by its game's ``Rules.validate_deck`` before it is stored."""
+"""Deck storage. Every deck is validated by its game's ``Rules.validate_deck`` before it is stored.
+
+Deck names are stored NFKC-normalised and trimmed (:func:`app.users.names.clean_name`) and are
+unique per user and game ignoring letter case (``decks.name_key``): ``Anvil`` and ``anvil`` are one
+name. Unlike account and clan names, a deck name that looks like another by mixing scripts is not
+refused: a player's decks are seen by nobody else, so a look-alike cannot pass for anyone's deck but
+their own.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +16,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.base import utcnow
-from app.decks.models import Deck
+from app.decks.models import DECK_NAME_MAX, Deck
 from app.errors import DomainError, ErrorCode
 from app.games.core import GameError, all_games
+from app.users.names import clean_name, name_key
 from app.users.service import lock_user
 
 
@@ -43,6 +51,22 @@ def validate(game: str, data: dict[str, Any]) -> dict[str, Any]:
     return normal
 
 
+def _clean(name: str) -> str:
+    """The deck name as stored (:func:`app.users.names.clean_name`).
+
+    :raises DomainError: ``validation_error`` (``field`` ``name``) when NFKC makes it longer than
+        :data:`DECK_NAME_MAX` (one character such as ``ﷺ`` becomes several).
+    """
+    name = clean_name(name)
+    if not name or len(name) > DECK_NAME_MAX:
+        raise DomainError(
+            ErrorCode.VALIDATION_ERROR,
+            f"name: 1 to {DECK_NAME_MAX} characters",
+            params={"field": "name", "errors": []},
+        )
+    return name
+
+
 async def list_decks(session: AsyncSession, user_id: int, game: str | None = None) -> list[Deck]:
     """A user's decks, by game then name."""
     stmt = select(Deck).where(Deck.user_id == user_id).order_by(Deck.game, Deck.name)
@@ -65,7 +89,8 @@ async def get_deck(session: AsyncSession, user_id: int, deck_id: int) -> Deck:
 async def save(session: AsyncSession, deck: Deck) -> Deck:
     """Flush and commit.
 
-    :raises DomainError: ``name_taken`` (``params``: ``{"game", "name"}``) for a duplicate name.
+    :raises DomainError: ``name_taken`` (``params``: ``{"game", "name"}``) for a name the user has
+        for another deck of the game, in any letter case.
     """
     game, name = deck.game, deck.name  # read before the rollback expires them
     try:
@@ -87,9 +112,10 @@ async def create_deck(
         user's row locked (:func:`app.users.service.lock_user`), in the transaction that adds the
         deck, so concurrent requests cannot pass it together.
     :raises DomainError: ``not_found``, ``bad_deck`` (see :func:`validate`), ``name_taken``,
-        ``too_many_decks`` (``params``: ``{"limit"}``).
+        ``too_many_decks`` (``params``: ``{"limit"}``), ``validation_error`` (see :func:`_clean`).
     """
     normal = validate(game, data)
+    name = _clean(name)
     if limit is not None:
         await lock_user(session, user_id)
         count = await session.scalar(select(func.count()).select_from(Deck).where(Deck.user_id == user_id))
@@ -100,7 +126,7 @@ async def create_deck(
                 f"you may keep at most {limit} decks; delete one first",
                 params={"limit": limit},
             )
-    deck = Deck(user_id=user_id, game=game, name=name.strip(), data=normal)
+    deck = Deck(user_id=user_id, game=game, name=name, name_key=name_key(name), data=normal)
     session.add(deck)
     return await save(session, deck)
 
@@ -110,11 +136,12 @@ async def update_deck(
 ) -> Deck:
     """Rename and/or replace the contents (validated again).
 
-    :raises DomainError: ``not_found``, ``bad_deck``, ``name_taken``.
+    :raises DomainError: ``not_found``, ``bad_deck``, ``name_taken``, ``validation_error``.
     """
     deck = await get_deck(session, user_id, deck_id)
     if name is not None:
-        deck.name = name.strip()
+        deck.name = _clean(name)
+        deck.name_key = name_key(deck.name)
     if data is not None:
         deck.data = validate(deck.game, data)
     deck.updated_at = utcnow()
