@@ -120,16 +120,18 @@ def test_a_match_against_the_computer_speaks_the_players_language(new_page, loca
     # the reveal: the breakdown, the step-by-step table, the history and the log
     page.click("#confirm-pick")
     expect(page.locator("#last-turn h3")).to_contain_text(words["revealed"], timeout=LONG)
-    expect(cards).to_have_count(5, timeout=LONG)
+    # the next turn's hand, or (rarely: doubled destruction from 25) the end after one turn
+    expect(page.locator(".br-mine .rune.selectable, #result").first).to_be_visible(timeout=LONG)
     page.locator("#history details").first.evaluate("(d) => { d.open = true; }")
     expect(page.locator("#log li").last).to_be_visible()
     no_english(page, locale, "the reveal", *names)
 
-    # the result after resigning
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.locator("#resign-button").click(timeout=LONG)
+    # the result after resigning (unless the first turn ended the match)
     result = page.locator("#result")
-    expect(result).to_be_visible(timeout=LONG)
-    expect(result.locator(".result-headline")).to_have_text(words["lose"])
+    if not result.is_visible():
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("#resign-button").click(timeout=LONG)
+        expect(result).to_be_visible(timeout=LONG)
+        expect(result.locator(".result-headline")).to_have_text(words["lose"])
     no_english(page, locale, "the result", *names)
     assert not w.errors, w.errors
