@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,6 +31,7 @@ from app.i18n.locales import DEFAULT_LOCALE, LOCALES
 from app.main import create_app
 from app.web.games import web_parts
 from app.web.pages import templates
+from tests.clans.challenges.test_api import _wait
 from tests.clans.test_ladder_api import MONTH, _close_this_month, _credit
 from tests.conftest import _create_schema, make_settings, run
 from tests.i18n.walk import PROPER, allowed_words, english_in_text, english_vocabulary, english_words_in
@@ -60,16 +60,6 @@ def _login(client: TestClient, name: str) -> dict[str, str]:
 def _ok(r: Any) -> Any:
     assert r.status_code in (200, 201), r.text
     return r.json()
-
-
-def _wait(client: TestClient, path: str, headers: dict[str, str], done: Any, timeout: float = 60.0) -> Any:
-    """GET ``path`` until ``done(json)`` (the challenges' result consumer runs in the background)."""
-    end = time.monotonic() + timeout
-    while True:
-        data = client.get(path, headers=headers).json()
-        if done(data) or time.monotonic() > end:
-            return data
-        time.sleep(0.1)
 
 
 def _build(c: TestClient, url: str, settings: Any) -> dict[str, Any]:
@@ -144,7 +134,9 @@ def _build(c: TestClient, url: str, settings: Any) -> dict[str, Any]:
         _ok(c.post(f"/api/challenges/{finished}/boards/1/signup", headers=who[name]))
     match_id = c.get(f"/api/challenges/{finished}", headers=who["lea"]).json()["boards"][0]["match"]["id"]
     _ok(c.post(f"/api/matches/{match_id}/resign", headers=who["bob"]))
-    done = _wait(c, f"/api/challenges/{finished}", who["lea"], lambda d: d["challenge"]["status"] == "finished")
+    done = _wait(
+        c, f"/api/challenges/{finished}", who["lea"], lambda d: d["challenge"]["status"] == "finished", timeout=60.0
+    )
     assert done["challenge"]["status"] == "finished"
 
     declined = propose("lea", "ALP", "bet", "fantasy_duel", 1, recruit_swap_prison="loser")
