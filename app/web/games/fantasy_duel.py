@@ -21,10 +21,9 @@ sit apart, so that turns alternate between the teams (seat 1 team 1, seat 2 team
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from app.i18n.catalogs import english_words, js_catalog
+from app.i18n.catalogs import browser_word
 from app.i18n.jinja import N_
 from app.web.games import GameWeb
 
@@ -95,18 +94,10 @@ def labels(catalog: Mapping[str, Any]) -> dict[str, str]:
     return {u["id"]: display_name(u) for u in units(catalog)}
 
 
-@cache
-def _english_unit_names() -> dict[str, str]:
-    words = english_words()
-    return {k.removeprefix("fd.unit."): v for k, v in words.items() if k.startswith("fd.unit.")}
-
-
 def unit_translation(unit_id: str, locale: str) -> str:
     """The translation of a unit's name into ``locale`` (``fd.unit.<id>`` of the browser's
     catalogs; English when the language lacks it), or ``""`` for an unknown unit."""
-    key = f"fd.unit.{unit_id}"
-    value = js_catalog(locale).get(key) or _english_unit_names().get(unit_id, "")
-    return str(value)
+    return browser_word(locale, f"fd.unit.{unit_id}")
 
 
 def ability_message(ability: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
