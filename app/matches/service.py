@@ -266,6 +266,11 @@ class MatchService(ComputerSeats, MatchReads):
             session.add(m)
             await session.flush()
             match_id = m.id
+            holders = [s.user_id for s in m.seats if s.user_id is not None]
+            refs = await CoreStatements(await session.connection()).user_refs(holders) if holders else {}
+            created = MatchRecord.of(m, refs)
+        # cached as created (the join and the hellos find it here): no read after the write
+        self.live.put(LiveMatch(created, None, {}, ()))
         if all(s.user_id is not None or s.bot_level for s in m.seats):
             await self._write(match_id, self._start)
         return await self.get_match(match_id)

@@ -24,7 +24,7 @@ unless committed, nothing acknowledged unless stored.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, cast
@@ -127,12 +127,19 @@ class MatchRecord:
     seats: list[SeatRecord]
 
     @classmethod
-    def of(cls, m: Match | MatchRecord) -> MatchRecord:
-        """A detached copy of ``m`` (an ORM match with its seats and users loaded, or a record)."""
+    def of(cls, m: Match | MatchRecord, users: Mapping[int, UserRef] | None = None) -> MatchRecord:
+        """A detached copy of ``m`` (an ORM match with its seats and users loaded, or a record).
+
+        :param users: the seats' holders by user id, for a match whose seats' ``user`` was never
+            loaded (one just added and flushed): then ``m``'s ``user`` attributes are not read.
+        :raises KeyError: a seat's ``user_id`` is not in ``users``.
+        """
         seats = [
             SeatRecord(
                 **{name: getattr(s, name) for name in SEAT_COLUMNS},
-                user=None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot, s.user.rank),
+                user=(None if s.user_id is None else users[s.user_id])
+                if users is not None
+                else (None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot, s.user.rank)),
             )
             for s in m.seats
         ]
