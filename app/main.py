@@ -18,7 +18,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.api.errors import install_error_handlers
 from app.api.origin import SameOriginMiddleware
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import make_engine, make_lookup_sessionmaker, make_sessionmaker
 from app.logging import configure_logging
 from app.matches.clock import Clock
 from app.runtime import tune_gc
@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     pools = {"pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow}
     engine = make_engine(settings.database_url, **pools, pool_timeout=settings.db_pool_timeout_seconds)
     sessionmaker = make_sessionmaker(engine)
+    lookups = make_lookup_sessionmaker(engine)  # the user behind a request or socket
     # the sweeper's and the health check's own connections (settings.db_background_pool_size)
     background_engine = make_engine(
         settings.database_url, pool_size=settings.db_background_pool_size, max_overflow=0, pool_timeout=30
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessionmaker = sessionmaker
+    app.state.lookup_sessionmaker = lookups
     app.state.hub = hub
     app.state.matches = service
     app.state.revocations = revocations

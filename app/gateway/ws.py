@@ -415,7 +415,7 @@ async def _serve(
     address = client_address(ws)
     try:
         try:
-            async with ws.app.state.sessionmaker() as session:
+            async with ws.app.state.lookup_sessionmaker() as session:  # autocommit: one round trip
                 user = await user_from_connection(ws, session)
         except SQLAlchemyTimeoutError:
             raise busy("every database connection is in use") from None

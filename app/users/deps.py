@@ -90,9 +90,10 @@ async def current_user_optional(conn: HTTPConnection) -> User | None:
     """Dependency: the current :class:`User`, or None (detached: its columns are loaded).
 
     Looked up in a session of its own, closed before the route runs, so a request that then
-    waits (for a match, say) holds no database connection meanwhile.
+    waits (for a match, say) holds no database connection meanwhile; on PostgreSQL in autocommit
+    (``app.state.lookup_sessionmaker``, :func:`app.db.session.make_lookup_sessionmaker`).
     """
-    async with conn.app.state.sessionmaker() as session:
+    async with conn.app.state.lookup_sessionmaker() as session:
         return await user_from_connection(conn, session)
 
 
