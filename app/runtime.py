@@ -12,6 +12,11 @@ the server's CPU time, most of it in full collections walking every object the p
   young one come 14 times less often. Memory held by cyclic garbage between collections stays
   small (a few thousand objects).
 
+Collections that still pause the process for :data:`SLOW_COLLECTION_SECONDS` or more are logged
+as ``gc_pause`` (:func:`watch_collections`): with 5,000 sockets open (2,500 matches, one process)
+the log showed young collections of 70-400 ms, middle ones near 1 s and full ones of 1-2 s, the
+cause of that run's 1.7 s act-to-snapshot p99 (``docs/performance.md``, sixth session).
+
 This is what CPython's documentation suggests for servers (:func:`gc.freeze`: "to avoid
 copy-on-write in forked processes ... and for faster collections") and what large Python web
 services report doing (Instagram, 2017).
@@ -20,6 +25,11 @@ services report doing (Instagram, 2017).
 from __future__ import annotations
 
 import gc
+import time
+
+from app.logging import get_logger
+
+log = get_logger(__name__)
 
 
 def tune_gc(young_threshold: int) -> None:
@@ -38,3 +48,37 @@ def tune_gc(young_threshold: int) -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(young_threshold, middle, old)
+
+
+#: a collection that stops the process this long or longer is logged (``gc_pause``)
+SLOW_COLLECTION_SECONDS = 0.05
+
+_started: list[float] = []
+
+
+def _time_collections(phase: str, info: dict[str, int]) -> None:
+    """A :data:`gc.callbacks` hook: log a collection that took :data:`SLOW_COLLECTION_SECONDS`
+    or more (a pause of every match this process serves), with its generation and what it
+    found."""
+    if phase == "start":
+        _started.append(time.perf_counter())
+        return
+    if not _started:
+        return
+    took = time.perf_counter() - _started.pop()
+    if took >= SLOW_COLLECTION_SECONDS:
+        log.warning(
+            "gc_pause",
+            generation=info.get("generation"),
+            ms=round(took * 1000, 1),
+            collected=info.get("collected"),
+            objects=sum(gc.get_count()),
+        )
+
+
+def watch_collections() -> None:
+    """Log the collector's long pauses from now on (idempotent). The server calls it with
+    :func:`tune_gc`: with thousands of sockets a full collection walks every object the process
+    made since the freeze, and a pause there delays every frame of every match."""
+    if _time_collections not in gc.callbacks:
+        gc.callbacks.append(_time_collections)

@@ -57,7 +57,9 @@ def test_a_lookup_is_one_statement_and_the_pool_stays_transactional(db_url: str)
             assert rank != "lord"
             async with lookups() as session:  # the touch was committed by the lookup on its own
                 used = (
-                    await session.execute(text("SELECT last_used_at FROM api_tokens WHERE user_id = :id"), {"id": user.id})
+                    await session.execute(
+                        text("SELECT last_used_at FROM api_tokens WHERE user_id = :id"), {"id": user.id}
+                    )
                 ).scalar()
             assert used is not None
         finally:
