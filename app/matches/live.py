@@ -157,7 +157,7 @@ class LiveMatch:
         #: the first version :attr:`tail` holds; events after ``tail_from - 1`` are all here
         self.tail_from = kept[0].version if kept else self.version + 1
         self.tail = kept
-        self._frames: dict[tuple[int | None, int], tuple[datetime, dict[str, Any], str]] = {}
+        self._frames: dict[tuple[int | None, int], tuple[datetime, str]] = {}
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat ``user_id`` holds, or ``None``."""
@@ -177,12 +177,15 @@ class LiveMatch:
         """Whether :attr:`tail` holds every event after version ``since``."""
         return since >= self.tail_from - 1
 
-    def frame(
-        self, viewer: int | None, since: int, now: datetime, rows: Iterable[Any] | None = None
-    ) -> tuple[dict[str, Any], str]:
-        """The ``snapshot`` frame for ``viewer`` (a seat or ``None``) with the events after
-        ``since``, and its JSON text; built once per viewer and ``since`` and reused for
-        :data:`FRAME_REUSE_SECONDS` (the frame and text are shared: do not modify them).
+    def frame_text(self, viewer: int | None, since: int, now: datetime, rows: Iterable[Any] | None = None) -> str:
+        """The JSON text of the ``snapshot`` frame for ``viewer`` (a seat or ``None``) with the
+        events after ``since``: built once per viewer and ``since`` and reused for
+        :data:`FRAME_REUSE_SECONDS` by every connection that asks.
+
+        Only the text is kept, never the frame's dicts and lists: a match waits seconds between
+        versions, and kept containers would outlive the young generation, so every collection of
+        the older ones would walk them (a frame is a few hundred of them; at 5,000 sockets that
+        was most of what a full collection walked, ``docs/performance.md``).
 
         :param rows: the stored events after ``since`` when :meth:`has_events_since` is false
             (read from the database by the caller); such a frame is not kept.
@@ -191,15 +194,22 @@ class LiveMatch:
         if rows is None:
             hit = self._frames.get(key)
             if hit is not None and 0 <= (now - hit[0]).total_seconds() < FRAME_REUSE_SECONDS:
-                return hit[1], hit[2]
+                return hit[1]
             rows = [e for e in self.tail if e.version > since]
-        frame = self._build(viewer, rows, now)
-        text = encode_frame(frame)
+        text = encode_frame(self._build(viewer, rows, now))
         if self.has_events_since(since):
             if len(self._frames) >= MAX_FRAMES:
                 self._frames.clear()
-            self._frames[key] = (now, frame, text)
-        return frame, text
+            self._frames[key] = (now, text)
+        return text
+
+    def frame(self, viewer: int | None, since: int, now: datetime, rows: Iterable[Any] | None = None) -> dict[str, Any]:
+        """The ``snapshot`` frame of :meth:`frame_text` as a new dict (built each call: the
+        REST snapshot's path; sockets take the shared text).
+
+        :param rows: as :meth:`frame_text`.
+        """
+        return self._build(viewer, [e for e in self.tail if e.version > since] if rows is None else rows, now)
 
     def _build(self, viewer: int | None, rows: Iterable[Any], now: datetime) -> dict[str, Any]:
         rules = self.rules

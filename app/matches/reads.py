@@ -126,33 +126,35 @@ class MatchReads:
         """The ``snapshot`` frame of DESIGN.md section 4 for ``viewer`` (a seat or ``None``).
 
         :returns: ``{"type": "snapshot", "match_id", "version", "seat", "status", "view", "to_act",
-            "chosen", "legal", "clock", "events", "result", "seed_hash", "seed"?, "seats"}`` (a
-            copy the caller may change).
+            "chosen", "legal", "clock", "events", "result", "seed_hash", "seed"?, "seats"}`` (the
+            caller's own copy).
         :raises DomainError: ``not_found``.
         """
-        frame, _ = await self._snapshot(match_id, viewer, since)
-        return dict(frame)
+        live, rows = await self._live_since(match_id, since)
+        return live.frame(viewer, since, self.clock.now(), rows)
 
     async def snapshot_text(self, match_id: int, viewer: int | None, since: int = 0) -> tuple[int, str]:
         """``(version, JSON text)`` of :meth:`snapshot`, as it goes on the wire: built once per
         version, viewer and ``since`` and shared by every connection that asks (see
-        :class:`~app.matches.live.LiveMatch`).
+        :meth:`~app.matches.live.LiveMatch.frame_text`).
 
         :raises DomainError: ``not_found``.
         """
-        frame, text = await self._snapshot(match_id, viewer, since)
-        return frame["version"], text
+        live, rows = await self._live_since(match_id, since)
+        return live.version, live.frame_text(viewer, since, self.clock.now(), rows)
 
-    async def _snapshot(self, match_id: int, viewer: int | None, since: int) -> tuple[dict[str, Any], str]:
+    async def _live_since(self, match_id: int, since: int) -> tuple[LiveMatch, list[MatchEvent] | None]:
+        """The live match, and the stored events after ``since`` when it does not hold them all
+        (read here), else ``None``."""
         live = await self.live_match(match_id)
         if live.has_events_since(since):
-            return live.frame(viewer, since, self.clock.now())
+            return live, None
         try:
             async with self.sessionmaker() as session:  # older events than the live match keeps
                 rows = [r for r in await self._rows(session, match_id, since) if r.version <= live.version]
         except SQLAlchemyTimeoutError:
             raise busy("every database connection is in use") from None
-        return live.frame(viewer, since, self.clock.now(), rows)
+        return live, rows
 
     async def replay(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
         """Every step of a match, one per stored input (step ``n`` is version ``n``), each with
