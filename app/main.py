@@ -21,7 +21,7 @@ from app.api.origin import SameOriginMiddleware
 from app.db.session import make_engine, make_lookup_sessionmaker, make_sessionmaker
 from app.logging import configure_logging
 from app.matches.clock import Clock
-from app.runtime import tune_gc, watch_collections
+from app.runtime import tune_gc
 from app.settings import ROOT, Settings, get_settings
 
 #: where the API docs page's Swagger UI files are served (from the fastapi-offline package)
@@ -97,8 +97,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             # (app/clans/challenges/results.py, deadlines.py)
             challenge_tasks = start_challenges(background, hub, service, settings)
         tune_gc(settings.gc_young_threshold)
-        if settings.gc_young_threshold > 0:  # a server process (tests leave the collector alone)
-            watch_collections()
         try:
             yield
         finally:

@@ -33,7 +33,8 @@ log = get_logger(__name__)
 
 
 def tune_gc(young_threshold: int) -> None:
-    """Freeze what is alive now and raise the young generation's threshold.
+    """Freeze what is alive now, raise the young generation's threshold, and log long pauses
+    from now on (:func:`watch_collections`).
 
     Call once per process, after start-up (the app's lifespan does). The older generations keep
     Python's own thresholds.
@@ -48,6 +49,7 @@ def tune_gc(young_threshold: int) -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(young_threshold, middle, old)
+    watch_collections()
 
 
 #: a collection that stops the process this long or longer is logged (``gc_pause``)
@@ -77,8 +79,7 @@ def _time_collections(phase: str, info: dict[str, int]) -> None:
 
 
 def watch_collections() -> None:
-    """Log the collector's long pauses from now on (idempotent). The server calls it with
-    :func:`tune_gc`: with thousands of sockets a full collection walks every object the process
+    """Log the collector's long pauses from now on (idempotent). :func:`tune_gc` calls it: with thousands of sockets a full collection walks every object the process
     made since the freeze, and a pause there delays every frame of every match."""
     if _time_collections not in gc.callbacks:
         gc.callbacks.append(_time_collections)

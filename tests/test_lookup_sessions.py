@@ -7,7 +7,6 @@ the other sessions transactional again (a write there must still roll back whole
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import event, text
 
 from app.db.session import make_engine, make_lookup_sessionmaker, make_sessionmaker
@@ -68,8 +67,8 @@ def test_a_lookup_is_one_statement_and_the_pool_stays_transactional(db_url: str)
     run(go())
 
 
-@pytest.mark.parametrize("path", ["/api/users/me"])
-def test_requests_are_authenticated_through_the_lookup_sessions(client, path: str) -> None:
+def test_requests_are_authenticated_through_the_lookup_sessions(client) -> None:
+    path = "/api/users/me"
     name = "looker"
     assert client.post("/api/auth/register", json={"name": name, "password": "correct horse battery"}).status_code in (
         200,

@@ -11,6 +11,12 @@ from app.main import create_app
 from tests.conftest import make_settings
 
 
+def _unwatch() -> None:
+    """Take the pause logger out of this test process's collector again."""
+    while runtime._time_collections in gc.callbacks:
+        gc.callbacks.remove(runtime._time_collections)
+
+
 def test_a_started_app_freezes_its_heap_and_raises_the_young_threshold(sqlite_url):
     before = gc.get_threshold()
     try:
@@ -22,8 +28,7 @@ def test_a_started_app_freezes_its_heap_and_raises_the_young_threshold(sqlite_ur
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
-        while runtime._time_collections in gc.callbacks:
-            gc.callbacks.remove(runtime._time_collections)
+        _unwatch()
 
 
 def test_zero_leaves_the_collector_alone(sqlite_url):
@@ -53,5 +58,4 @@ def test_a_long_collection_is_logged(monkeypatch):
             gc.collect(1)
         assert not [entry for entry in logs if entry["event"] == "gc_pause"]
     finally:
-        while runtime._time_collections in gc.callbacks:
-            gc.callbacks.remove(runtime._time_collections)
+        _unwatch()

@@ -195,8 +195,7 @@ class LiveMatch:
             hit = self._frames.get(key)
             if hit is not None and 0 <= (now - hit[0]).total_seconds() < FRAME_REUSE_SECONDS:
                 return hit[1]
-            rows = [e for e in self.tail if e.version > since]
-        text = encode_frame(self._build(viewer, rows, now))
+        text = encode_frame(self.frame(viewer, since, now, rows))
         if self.has_events_since(since):
             if len(self._frames) >= MAX_FRAMES:
                 self._frames.clear()

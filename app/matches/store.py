@@ -134,15 +134,13 @@ class MatchRecord:
             loaded (one just added and flushed): then ``m``'s ``user`` attributes are not read.
         :raises KeyError: a seat's ``user_id`` is not in ``users``.
         """
-        seats = [
-            SeatRecord(
-                **{name: getattr(s, name) for name in SEAT_COLUMNS},
-                user=(None if s.user_id is None else users[s.user_id])
-                if users is not None
-                else (None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot, s.user.rank)),
-            )
-            for s in m.seats
-        ]
+
+        def holder(s: Any) -> UserRef | None:
+            if users is not None:
+                return None if s.user_id is None else users[s.user_id]
+            return None if s.user is None else UserRef(s.user.id, s.user.name, s.user.is_bot, s.user.rank)
+
+        seats = [SeatRecord(**{name: getattr(s, name) for name in SEAT_COLUMNS}, user=holder(s)) for s in m.seats]
         return cls(**{name: getattr(m, name) for name in MATCH_COLUMNS}, seats=seats)
 
 
