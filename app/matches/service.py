@@ -636,8 +636,8 @@ class MatchService(ComputerSeats, MatchReads):
     ) -> tuple[int, WriteContext | None] | None:
         """The PostgreSQL fast path, on the pooled asyncpg connection.
 
-        The common write (an action: events added, nothing ended, no new player) is made on the
-        cached record and stored in one statement with no lock taken
+        A write that adds events (an action, a join, the end of the match) is made on the cached
+        record and stored in one statement with no lock taken
         (:func:`~app.matches.store.store_in_one_statement`: one round trip; a writer elsewhere
         makes it fail whole). Any other write, and a request the cached record refuses (it may be
         stale), takes the row lock, checks the version and runs again.
@@ -655,9 +655,9 @@ class MatchService(ComputerSeats, MatchReads):
         else:
             if ctx.changed:
                 ctx.finish()
-                if fits_one_statement(before, m, ctx.rows, ctx.results):
+                if fits_one_statement(ctx.rows):
                     async with _asyncpg_connection(sessionmaker) as driver:
-                        if not await store_in_one_statement(driver, before, m, ctx.rows):
+                        if not await store_in_one_statement(driver, before, m, ctx.rows, ctx.results):
                             return None
                     return self._stored(match_id, m, ctx, cached, False)
             elif m == before:

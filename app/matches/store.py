@@ -24,6 +24,8 @@ unless committed, nothing acknowledged unless stored.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -360,11 +362,49 @@ def copy_record(record: MatchRecord) -> MatchRecord:
     return dataclasses.replace(record, seats=[dataclasses.replace(s) for s in record.seats])
 
 
-def _one_statement_sql(with_seats: bool) -> str:
+#: the PostgreSQL types of the array parameters the one statement unnests
+_ARRAY_TYPES = {
+    "seat": "integer",
+    "user_id": "integer",
+    "bot_level": "varchar",
+    "joined_at": "timestamptz",
+    "deadline_at": "timestamptz",
+    "timeouts_in_row": "integer",
+    "away": "boolean",
+    "away_since": "timestamptz",
+    "resigned": "boolean",
+    "result": "varchar",
+    "score": "float8",
+    "bank_ms": "integer",
+    "team": "integer",
+    "rank": "integer",
+    "reason": "varchar",
+    "computer_finished": "boolean",
+    "created_at": "timestamptz",
+}
+#: the ``match_results`` columns the one statement takes as arrays (``match_id`` is ``$1``)
+_RESULT_ARRAYS = tuple(name for name in RESULT_COLUMNS if name != "match_id")
+
+
+def _unnest(first: int, columns: Sequence[str]) -> str:
+    """``unnest($first::type[], ...) AS alias(columns)`` without the alias: one array per column."""
+    return ", ".join(f"${first + i}::{_ARRAY_TYPES[name]}[]" for i, name in enumerate(columns))
+
+
+def _one_statement_sql(with_seats: bool, with_results: bool, with_holders: bool) -> str:
     """The SQL of :func:`store_in_one_statement`: the events inserted, the changed seats updated
-    (``with_seats``) and the match compare-and-set, as data-modifying CTEs of one ``UPDATE``."""
+    (``with_seats``), the ``match_results`` rows inserted (``with_results``) and the match
+    compare-and-set, as data-modifying CTEs of one ``UPDATE``, which returns the new version and
+    (``with_holders``) the new holders' ``[id, name, is_bot, rank]`` as a JSON array.
+
+    Parameters: ``$1`` the match id; ``$2``-``$6`` the events' arrays; then one per
+    :data:`WRITTEN_COLUMNS`; the version compared; then the seats' arrays (``seat`` and
+    :data:`SEAT_WRITTEN`), the results' arrays (:data:`_RESULT_ARRAYS`) and the holders' ids, each
+    group only when asked for.
+    """
     match_sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(WRITTEN_COLUMNS, start=7))
     cas = 7 + len(WRITTEN_COLUMNS)
+    following = cas + 1
     sql = (
         "WITH events AS (INSERT INTO match_events (match_id, version, seat, kind, payload, created_at) "
         "SELECT $1, e.version, e.seat, e.kind, e.payload, e.created_at FROM unnest("
@@ -372,52 +412,52 @@ def _one_statement_sql(with_seats: bool) -> str:
         ") AS e(version, seat, kind, payload, created_at))"
     )
     if with_seats:
-        first = cas + 1
-        types = {
-            "user_id": "integer",
-            "bot_level": "varchar",
-            "joined_at": "timestamptz",
-            "deadline_at": "timestamptz",
-            "timeouts_in_row": "integer",
-            "away": "boolean",
-            "away_since": "timestamptz",
-            "resigned": "boolean",
-            "result": "varchar",
-            "score": "float8",
-            "bank_ms": "integer",
-        }
         columns = ("seat", *SEAT_WRITTEN)
-        arrays = ", ".join(
-            f"${first + i}::{'integer' if name == 'seat' else types[name]}[]" for i, name in enumerate(columns)
-        )
         sets = ", ".join(f"{name} = u.{name}" for name in SEAT_WRITTEN)
         sql += (
-            f", seats AS (UPDATE match_seats AS s SET {sets} FROM unnest({arrays}) AS u({', '.join(columns)}) "
-            "WHERE s.match_id = $1 AND s.seat = u.seat)"
+            f", seats AS (UPDATE match_seats AS s SET {sets} FROM unnest({_unnest(following, columns)}) "
+            f"AS u({', '.join(columns)}) WHERE s.match_id = $1 AND s.seat = u.seat)"
         )
+        following += len(columns)
+    if with_results:
+        names = ", ".join(_RESULT_ARRAYS)
+        sql += (
+            f", results AS (INSERT INTO match_results (match_id, {names}) "
+            f"SELECT $1, {', '.join(f'r.{name}' for name in _RESULT_ARRAYS)} "
+            f"FROM unnest({_unnest(following, _RESULT_ARRAYS)}) AS r({names}))"
+        )
+        following += len(_RESULT_ARRAYS)
     sql += f" UPDATE matches SET {match_sets} WHERE id = $1 AND version = ${cas} RETURNING version"
+    if with_holders:
+        sql += (
+            ", (SELECT json_agg(json_build_array(h.id, h.name, h.is_bot, h.rank)) "
+            f"FROM users AS h WHERE h.id = ANY(${following}::integer[])) AS holders"
+        )
     return sql
 
 
-_ONE_STATEMENT = {with_seats: _one_statement_sql(with_seats) for with_seats in (False, True)}
+_ONE_STATEMENT = {flags: _one_statement_sql(*flags) for flags in itertools.product((False, True), repeat=3)}
 
 
-def fits_one_statement(
-    before: MatchRecord, after: MatchRecord, events: Sequence[AnyEvent], results: Sequence[MatchResult]
-) -> bool:
-    """Whether :func:`store_in_one_statement` can store this write: it adds events, ends no match
-    (no ``match_results``) and seats no new user (whose name would be read)."""
-    if not events or results:
-        return False
-    return all(old.user_id == new.user_id for old, new in zip(before.seats, after.seats, strict=True))
+def fits_one_statement(events: Sequence[AnyEvent]) -> bool:
+    """Whether :func:`store_in_one_statement` can store a write: it adds events, whose unique
+    versions are what guards it against a writer elsewhere."""
+    return bool(events)
 
 
 async def store_in_one_statement(
-    driver: Any, before: MatchRecord, after: MatchRecord, events: Sequence[AnyEvent]
+    driver: Any,
+    before: MatchRecord,
+    after: MatchRecord,
+    events: Sequence[AnyEvent],
+    results: Sequence[MatchResult] = (),
 ) -> bool:
     """Store a write on PostgreSQL in one round trip, without a transaction around it: one
-    statement whose CTEs insert ``events`` and update the changed seats, and whose ``UPDATE``
-    compare-and-sets the match on ``before.version``. A single statement is atomic.
+    statement whose CTEs insert ``events``, update the changed seats and insert ``results`` (the
+    ``match_results`` rows of a write that ends the match), and whose ``UPDATE``
+    compare-and-sets the match on ``before.version``. A single statement is atomic. The seats
+    of ``after`` that a new user took get that user's :class:`UserRef` (read in the same
+    statement).
 
     No row lock is taken first, and none is needed: a writer in another process that started from
     the same version appends the same event versions, and the unique ``(match_id, version)`` makes
@@ -426,6 +466,7 @@ async def store_in_one_statement(
 
     :param driver: an asyncpg connection outside any transaction (``fits_one_statement`` true).
     :returns: False when the match was no longer at ``before.version`` (nothing was stored).
+    :raises asyncpg.exceptions.ForeignKeyViolationError: a seat's new user does not exist.
     """
     args: list[Any] = [
         before.id,
@@ -439,14 +480,34 @@ async def store_in_one_statement(
         value = getattr(after, name)
         args.append(dumps(value) if name in ("state", "pending", "result") and value is not None else value)
     args.append(before.version)
-    changed_seats = [
-        new for old, new in zip(before.seats, after.seats, strict=True) if _changes(old, new, SEAT_WRITTEN)
-    ]
+    changed_seats = []
+    new_holders = []
+    for old, new in zip(before.seats, after.seats, strict=True):
+        if _changes(old, new, SEAT_WRITTEN):
+            changed_seats.append(new)
+            if old.user_id != new.user_id:
+                new.user = None
+                if new.user_id is not None:
+                    new_holders.append(new)
     if changed_seats:
         args.append([s.seat for s in changed_seats])
         args += [[getattr(s, name) for s in changed_seats] for name in SEAT_WRITTEN]
+    if results:
+        args += [[getattr(r, name) for r in results] for name in _RESULT_ARRAYS]
+    if new_holders:
+        args.append([s.user_id for s in new_holders])
+    sql = _ONE_STATEMENT[bool(changed_seats), bool(results), bool(new_holders)]
     try:
-        version = await driver.fetchval(_ONE_STATEMENT[bool(changed_seats)], *args)
+        row = await driver.fetchrow(sql, *args)
     except UniqueViolationError:
         return False
-    return version is not None
+    if row is None:
+        return False
+    if new_holders:
+        holders = row["holders"]  # decoded by the codec SQLAlchemy's dialect sets on its connections
+        if isinstance(holders, str):  # a bare asyncpg connection returns the text
+            holders = json.loads(holders)
+        refs = {ref[0]: UserRef(ref[0], ref[1], bool(ref[2]), ref[3]) for ref in holders}
+        for s in new_holders:
+            s.user = refs[cast(int, s.user_id)]
+    return True
