@@ -35,6 +35,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import case, exists, false, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -117,18 +118,36 @@ async def count_records(session: AsyncSession, rows: Sequence[MatchResult]) -> N
             continue
         counts = tally.setdefault((r.user_id, games[r.match_id]), [0, 0, 0])
         counts[{"win": 0, "loss": 1}.get(r.result, 2)] += 1
-    for (user_id, game), (w, lo, d) in sorted(tally.items()):
-        stmt = _insert(session, PlayerRecord).values(user_id=user_id, game=game, wins=w, losses=lo, draws=d)
+    if tally:
         await session.execute(
-            stmt.on_conflict_do_update(
-                index_elements=["user_id", "game"],
-                set_={
-                    "wins": PlayerRecord.wins + w,
-                    "losses": PlayerRecord.losses + lo,
-                    "draws": PlayerRecord.draws + d,
-                },
-            )
+            _COUNT_RECORDS[session.get_bind().dialect.name],
+            [
+                {"user_id": user_id, "game": game, "wins": w, "losses": lo, "draws": d}
+                for (user_id, game), (w, lo, d) in sorted(tally.items())
+            ],
         )
+
+
+def _count_records_statement(insert: Any) -> Any:
+    """``INSERT INTO player_records ... ON CONFLICT (user_id, game) DO UPDATE`` adding the new
+    counts to the stored ones; executed with one parameter set per player and game."""
+    stmt = insert(PlayerRecord)
+    return stmt.on_conflict_do_update(
+        index_elements=["user_id", "game"],
+        set_={
+            "wins": PlayerRecord.wins + stmt.excluded.wins,
+            "losses": PlayerRecord.losses + stmt.excluded.losses,
+            "draws": PlayerRecord.draws + stmt.excluded.draws,
+        },
+    )
+
+
+#: :func:`count_records`'s statement by dialect, built once (a batch of a hundred finished matches
+#: built and ran one statement per player before: a tenth of the result consumers' time)
+_COUNT_RECORDS = {
+    "postgresql": _count_records_statement(postgresql.insert),
+    "sqlite": _count_records_statement(sqlite.insert),
+}
 
 
 async def apply_match(session: AsyncSession, match_id: int) -> list[RatingChange]:

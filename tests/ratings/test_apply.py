@@ -92,6 +92,20 @@ async def test_casual_and_computer_matches_do_not_count(env):
         (bob, "battle_runes", 0, 1, 0),
     ]
     assert casual != info["id"]
+    # a later batch adds to the stored records (and starts a player's record in another game)
+    await finish_rated(env, bob, alice, options={"rated": False})
+    await finish_rated(env, alice, bob, "stratego_junior", options={"rated": False})
+    assert await catch_up(env.service.sessionmaker) == 4
+    async with env.service.sessionmaker() as s:
+        records = (
+            (await s.execute(select(PlayerRecord).order_by(PlayerRecord.user_id, PlayerRecord.game))).scalars().all()
+        )
+    assert [(r.user_id, r.game, r.wins, r.losses, r.draws) for r in records] == [
+        (alice, "battle_runes", 1, 2, 0),
+        (alice, "stratego_junior", 1, 0, 0),
+        (bob, "battle_runes", 1, 1, 0),
+        (bob, "stratego_junior", 0, 1, 0),
+    ]
 
 
 def _bot(seat):
