@@ -76,10 +76,12 @@ FULL_CLAIM_SECONDS = 30.0
 
 #: seconds a consumer leaves between the starts of two claims when matches keep finishing: the
 #: finishes of that interval are applied in one claim (one transaction, a handful of statements)
-#: instead of one claim each. A finish after a quiet spell is claimed at once. Measured with the
-#: load tool (Battle Runes, 20 matches, think 0: 26 matches end per second): claiming per finish
-#: cost about a fifth of the server's CPU (docs/performance.md, item 7).
-BATCH_SECONDS = 0.25
+#: instead of one claim each. A finish after a quiet spell is claimed at once, so a rating or a
+#: ladder moves at most this long after the end only when matches end more often than this.
+#: Measured with the load tool (Battle Runes, 20 matches, think 0: 20-26 matches end per second):
+#: claiming per finish cost about a fifth of the server's CPU (docs/performance.md, item 7); every
+#: 0.25 s, the four consumers' claims were still 10 % of the event loop's time; every second, 2.5 %.
+BATCH_SECONDS = 1.0
 
 #: applies claimed rows inside the claiming transaction; raising undoes the claim
 Handler = Callable[[AsyncSession, Sequence[MatchResult]], Awaitable[None]]
