@@ -45,6 +45,7 @@ from app.logging import get_logger
 from app.matches.bots import BotRunner
 from app.matches.clock import Clock
 from app.matches.hub import LocalHub
+from app.matches.insert import insert_match
 from app.matches.live import LiveMatch, LiveMatches, StoredEvent
 from app.matches.models import ACTIVE, CASUAL, CHALLENGE, FINISHED, RATED, TOURNAMENT, WAITING, Match, MatchSeat
 from app.matches.reads import MatchReads
@@ -129,10 +130,19 @@ def new_match(
             bot_level=bots.get(s),
             user_id=users.get(s),
             joined_at=now if (s in users or s in bots) else None,
+            timeouts_in_row=0,
+            away=False,
+            resigned=False,
         )
         for s in range(players)
     ]
     return m
+
+
+def _too_many_matches(open_count: int) -> DomainError:
+    return DomainError(
+        "too_many_matches", f"you already have {open_count} matches waiting for players; cancel one first"
+    )
 
 
 @contextlib.asynccontextmanager
@@ -240,40 +250,61 @@ class MatchService(ComputerSeats, MatchReads):
                 raise DomainError("bad_options", f"seat {seat} is not free")
         now = self.clock.now()
         will_wait = any(s not in bot_by_seat and s != seat for s in range(players))
-        async with self.sessionmaker() as session, session.begin():
-            if will_wait and user_id is not None:
-                await lock_user(session, user_id)  # counted and added in one step (issue 17, item 4)
-                open_count = await session.scalar(
-                    select(func.count()).select_from(Match).where(Match.created_by == user_id, Match.status == WAITING)
-                )
-                if (open_count or 0) >= self.settings.max_open_matches:
-                    raise DomainError(
-                        "too_many_matches",
-                        f"you already have {open_count} matches waiting for players; cancel one first",
-                    )
-            users = {seat: user_id} if user_id is not None and seat is not None else {}
-            m = new_match(
-                game,
-                opts,
-                players,
-                users,
-                bot_by_seat,
-                created_by=user_id,
-                now=now,
-                origin=origin,
-                origin_ref=origin_ref,
-            )
-            session.add(m)
-            await session.flush()
-            match_id = m.id
-            holders = [s.user_id for s in m.seats if s.user_id is not None]
-            refs = await CoreStatements(await session.connection()).user_refs(holders) if holders else {}
-            created = MatchRecord.of(m, refs)
+        m = new_match(
+            game,
+            opts,
+            players,
+            {seat: user_id} if user_id is not None and seat is not None else {},
+            bot_by_seat,
+            created_by=user_id,
+            now=now,
+            origin=origin,
+            origin_ref=origin_ref,
+        )
+        capped_by = user_id if will_wait else None  # a match that waits counts against its creator
+        if self._postgres:
+            created = await self._insert_on_driver(m, capped_by)
+        else:
+            created = await self._insert_on_session(m, capped_by)
+        match_id = created.id
         # cached as created (the join and the hellos find it here): no read after the write
         self.live.put(LiveMatch(created, None, {}, ()))
-        if all(s.user_id is not None or s.bot_level for s in m.seats):
+        if all(s.user_id is not None or s.bot_level for s in created.seats):
             await self._write(match_id, self._start)
         return await self.get_match(match_id)
+
+    async def _insert_on_driver(self, m: Match, capped_by: int | None) -> MatchRecord:
+        """Insert the new match ``m`` on PostgreSQL in one statement (:func:`~app.matches.insert.
+        insert_match`), counted against ``capped_by``'s waiting matches.
+
+        :raises DomainError: ``too_many_matches``.
+        """
+        async with _asyncpg_connection(self.sessionmaker) as driver:
+            match_id, open_count, refs = await insert_match(
+                driver, m, capped_by=capped_by, cap=self.settings.max_open_matches
+            )
+        if match_id is None:
+            raise _too_many_matches(open_count)
+        return MatchRecord.of(m, refs)
+
+    async def _insert_on_session(self, m: Match, capped_by: int | None) -> MatchRecord:
+        """Insert the new match ``m`` through the ORM (SQLite), counted against ``capped_by``'s
+        waiting matches under the database's write lock. :raises DomainError: ``too_many_matches``."""
+        async with self.sessionmaker() as session, session.begin():
+            if capped_by is not None:
+                await lock_user(session, capped_by)  # counted and added in one step (issue 17, item 4)
+                open_count = await session.scalar(
+                    select(func.count())
+                    .select_from(Match)
+                    .where(Match.created_by == capped_by, Match.status == WAITING)
+                )
+                if (open_count or 0) >= self.settings.max_open_matches:
+                    raise _too_many_matches(open_count or 0)
+            session.add(m)
+            await session.flush()
+            holders = [s.user_id for s in m.seats if s.user_id is not None]
+            refs = await CoreStatements(await session.connection()).user_refs(holders) if holders else {}
+            return MatchRecord.of(m, refs)
 
     def check_options(
         self, game: str, options: Mapping[str, Any] | None, *, players: int | None = None, has_bots: bool = False

@@ -146,6 +146,14 @@ class MatchRecord:
         return cls(**{name: getattr(m, name) for name in MATCH_COLUMNS}, seats=seats)
 
 
+def holder_refs(holders: str | list[list[Any]] | None) -> dict[int, UserRef]:
+    """The holders a statement answered as JSON ``[[id, name, is_bot, rank], ...]`` (``NULL``:
+    none), by user id. The codec SQLAlchemy's dialect sets on its connections decodes the JSON; a
+    bare asyncpg connection gives the text."""
+    rows: list[list[Any]] = json.loads(holders) if isinstance(holders, str) else holders or []
+    return {ref[0]: UserRef(ref[0], ref[1], bool(ref[2]), ref[3]) for ref in rows}
+
+
 def _changes(before: Any, after: Any, columns: Sequence[str]) -> dict[str, Any]:
     """The columns whose value differs between two records (``is`` first: JSON is replaced)."""
     changed = {}
@@ -504,10 +512,7 @@ async def store_in_one_statement(
     if row is None:
         return False
     if new_holders:
-        holders = row["holders"]  # decoded by the codec SQLAlchemy's dialect sets on its connections
-        if isinstance(holders, str):  # a bare asyncpg connection returns the text
-            holders = json.loads(holders)
-        refs = {ref[0]: UserRef(ref[0], ref[1], bool(ref[2]), ref[3]) for ref in holders}
+        refs = holder_refs(row["holders"])
         for s in new_holders:
             s.user = refs[cast(int, s.user_id)]
     return True

@@ -2,13 +2,20 @@
 process holds the match at the stored version, in one statement without the row lock
 (:func:`app.matches.store.store_in_one_statement`), the joiner's name read in the same statement
 and the ``match_results`` rows inserted with the end; on SQLite under the database's write lock.
-A process whose cached match is stale never stores a join or an end on top of another's write."""
+A process whose cached match is stale never stores a join or an end on top of another's write, and
+two requests of one player never create a match past their cap together."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from sqlalchemy import select, text
 
 from app.matches import service as service_module
+from app.matches.models import Match, MatchSeat
+from app.matches.service import new_match
+from app.users.service import lock_user
 from tests.service.test_match_service import _events, _match
 from tests.service.test_results import NAME, _add, _rows
 
@@ -92,3 +99,69 @@ async def test_a_stale_cache_never_stores_a_join_or_an_end_over_another_write(en
     assert [(r.seat, r.result) for r in rows] == [(0, "win"), (1, "loss")]
     events = await _events(env, match_id)
     assert [e.version for e in events] == list(range(1, len(events) + 1))
+
+
+async def _waiting_on_a_lock(env) -> int:
+    """Backends of the test database waiting for a row lock (PostgreSQL)."""
+    async with env.service.sessionmaker() as s:
+        return (
+            await s.execute(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            )
+        ).scalar_one()
+
+
+async def test_a_create_waits_for_another_create_of_the_same_player_and_is_counted_after_it(env):
+    alice = env.users[0]
+    limit = env.service.settings.max_open_matches
+    for _ in range(limit - 1):
+        await env.service.create_match(alice, "battle_runes", {})
+    _, options = env.service.check_options("battle_runes", {})
+    other = env.other_service()  # another process: nothing in this process's memory is shared
+    async with env.service.sessionmaker() as session, session.begin():
+        # another request of alice's, part way through: her row locked, its match not committed
+        await lock_user(session, alice)
+        session.add(new_match("battle_runes", options, 2, {0: alice}, created_by=alice, now=env.clock.now()))
+        await session.flush()
+        create = asyncio.create_task(other.create_match(alice, "battle_runes", {}))
+        if env.url.startswith("postgresql"):  # it waits for the lock (SQLite: for the database)
+            async with asyncio.timeout(30):
+                while not create.done() and await _waiting_on_a_lock(env) == 0:
+                    await asyncio.sleep(0.02)
+        assert not create.done()  # it neither counted nor inserted past the uncommitted match
+    with pytest.raises(service_module.DomainError) as refused:
+        await create
+    assert refused.value.code == "too_many_matches"
+    async with env.service.sessionmaker() as session:
+        waiting = (
+            await session.execute(select(Match).where(Match.created_by == alice, Match.status == "waiting"))
+        ).scalars()
+        assert len(waiting.all()) == limit
+
+
+async def test_a_created_match_is_stored_and_cached_as_built(env):
+    alice, bob = env.users[:2]
+    created = (await env.service.create_match(alice, "battle_runes", {"turn_seconds": 45}))["id"]
+    m = await _match(env, created)
+    assert (m.status, m.created_by, m.version, m.origin, m.options["turn_seconds"]) == (
+        "waiting",
+        alice,
+        0,
+        "casual",
+        45,
+    )
+    async with env.service.sessionmaker() as session:
+        seats = (
+            await session.execute(select(MatchSeat).where(MatchSeat.match_id == created).order_by(MatchSeat.seat))
+        ).scalars()
+        assert [(s.user_id, s.joined_at is None, s.away, s.resigned, s.timeouts_in_row) for s in seats] == [
+            (alice, False, False, False, 0),
+            (None, True, False, False, 0),
+        ]
+    assert env.service.live.get(created).version == 0  # cached as created
+    # bob's join starts it from the cache: the holders' names come with the statements' answers
+    info = await env.service.join(created, bob)
+    assert info["status"] == "active" and [s["user"]["name"] for s in info["seats"]] == ["alice", "bob"]
