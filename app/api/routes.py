@@ -20,9 +20,10 @@ from app.tournaments.routes import router as tournaments_router
 from app.users.routes import router as users_router
 
 router = APIRouter()
+# routes are matched in order, one by one: the match routes, which a match's players call, first
+router.include_router(matches_router)
 router.include_router(users_router)
 router.include_router(games_router)
-router.include_router(matches_router)
 router.include_router(decks_router)
 router.include_router(ratings_router)
 router.include_router(stream_router)
