@@ -41,3 +41,43 @@ def test_a_notice_of_a_newer_version_makes_the_cached_one_stale_until_it_is_put(
     assert cache.get(7).version == 5
     cache.put(_live(7, 4))  # an older version never replaces a newer one
     assert cache.get(7).version == 5
+
+
+def test_a_copied_record_equals_its_original_and_shares_no_seat():
+    from datetime import UTC, datetime
+
+    from app.matches.store import MatchRecord, SeatRecord, UserRef, copy_record
+
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    seats = [
+        SeatRecord(7, i, 40 + i, None, now, None, i, False, None, False, None, None, 1000 * i, UserRef(40 + i, f"p{i}"))
+        for i in range(2)
+    ]
+    record = MatchRecord(
+        7,
+        "battle_runes",
+        {"turn_seconds": 30},
+        2,
+        "active",
+        "seed",
+        "hash",
+        12,
+        4,
+        {"turn": 3},
+        {},
+        None,
+        now,
+        40,
+        now,
+        now,
+        None,
+        "casual",
+        None,
+        seats,
+    )
+    copy = copy_record(record)
+    assert copy == record and copy is not record
+    assert all(a is not b for a, b in zip(copy.seats, record.seats, strict=True))
+    copy.seats[1].user_id = None
+    copy.version = 13
+    assert record.seats[1].user_id == 41 and record.version == 12
