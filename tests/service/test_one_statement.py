@@ -71,6 +71,8 @@ async def test_a_join_and_an_end_are_one_statement_on_postgresql(env, toy, locks
     assert locks == ([] if _postgres(env) else [match_id] * 4)
     events = await _events(env, match_id)
     assert m.version == events[-1].version == len(events)
+    pool = env.service.sessionmaker.kw["bind"].pool
+    assert pool.checkedout() == 0  # every write gave its connection back
 
 
 async def test_a_stale_cache_never_stores_a_join_or_an_end_over_another_write(env, toy):
