@@ -89,6 +89,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import itertools
 import json
@@ -1364,6 +1365,66 @@ async def _exited(pid: int, fleet: Fleet | None, timeout: float = 120.0) -> tupl
     return None, None
 
 
+class ClientPauses:
+    """The load client's own collector, which would otherwise show up as the server's latency:
+    :meth:`tune` gives it the server's tuning (:func:`app.runtime.tune_gc`: what is alive after
+    the ramp frozen, a young threshold of 10,000), and as a :data:`gc.callbacks` hook it times
+    every collection while :attr:`measuring`. With 5,000 sockets in one client process its full
+    collections ran to seconds on Python's default thresholds."""
+
+    #: a collection this long or longer is counted as a pause (as the server's ``gc_pause``)
+    SLOW = 0.05
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.pauses = 0
+        self.longest = 0.0
+        self.total = 0.0
+        self._started: float | None = None
+        self._threshold: tuple[int, int, int] | None = None
+
+    def tune(self) -> None:
+        """Freeze what is alive now and raise the young threshold; start timing collections."""
+        if self._threshold is not None:
+            return
+        gc.collect()
+        gc.freeze()
+        self._threshold = gc.get_threshold()
+        gc.set_threshold(10_000, *self._threshold[1:])
+        gc.callbacks.append(self)
+
+    def untune(self) -> None:
+        """Undo :meth:`tune` (the run may be a function call inside a longer process, as in the
+        test suite): the thresholds as they were, the frozen objects collectable again."""
+        if self._threshold is None:
+            return
+        gc.callbacks.remove(self)
+        gc.set_threshold(*self._threshold)
+        gc.unfreeze()
+        self._threshold = None
+
+    def __call__(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        if self._started is None or not self.measuring:
+            return
+        took = time.perf_counter() - self._started
+        self._started = None
+        self.total += took
+        if took >= self.SLOW:
+            self.pauses += 1
+            self.longest = max(self.longest, took)
+
+    def report(self) -> dict[str, float | int]:
+        """``{"pauses", "longest_ms", "total_ms"}`` over the measured window."""
+        return {
+            "pauses": self.pauses,
+            "longest_ms": round(self.longest * 1000, 1),
+            "total_ms": round(self.total * 1000, 1),
+        }
+
+
 async def drive(options: Options, base_url: str, server_pids: list[int], fleet: Fleet | None = None) -> dict[str, Any]:
     """Register the pool, run the matches over the window and measure; the servers are already up.
 
@@ -1376,6 +1437,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
     raise_open_files(options.matches * 2)
     load = LoadRun(options, base_url)
     procs = watched_processes(server_pids, fleet)
+    pauses = ClientPauses()
     server_pids = [w.pid for w in procs if w.server]
     proxy_pids = [w.pid for w in procs if not w.server]
     slots: list[asyncio.Task[None]] = []
@@ -1404,10 +1466,11 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
             f"warm-up {options.warmup} s",
         )
         await _wait_alive(asyncio.sleep(options.warmup), options.warmup + 60, fleet)
+        pauses.tune()
         cpu0 = cpu_sample(procs)
         cpu_last: dict[str, float] = {}  # a process stopped on purpose: its CPU until then
         load.stats.window_start = t0 = time.perf_counter()
-        load.stats.measuring = True
+        load.stats.measuring = pauses.measuring = True
         if options.reconnect_check:
             await _wait_alive(asyncio.sleep(options.seconds / 2), options.seconds + 60, fleet)
             check = await _stop_one(options, load, procs, fleet, t0, cpu_last)
@@ -1417,7 +1480,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         cap = options.max_seconds if options.max_seconds is not None else max(options.seconds * 10, 300.0)
         while load.stats.acked < options.min_actions and time.perf_counter() - t0 < cap:
             await _wait_alive(asyncio.sleep(0.2), 60, fleet)
-        load.stats.measuring = False
+        load.stats.measuring = pauses.measuring = False
         window = time.perf_counter() - t0
         cpu1 = {**cpu_sample(procs), **cpu_last}
         used = {k: cpu1[k] - cpu0[k] for k in cpu0}
@@ -1429,6 +1492,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         sockets = load.stats.sockets_open
         _log(options, f"measured {window:.1f} s; closing {sockets} sockets")
     finally:
+        pauses.untune()
         await load.stop()
         if slots:
             _done, pending = await asyncio.wait(slots, timeout=60)
@@ -1495,6 +1559,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         "proxy_rss_per_socket_kib": _per_socket(proxy_before, proxy_end, sockets),
         "server_cpu_percent": split.get("servers") if server_pids else None,
         "client_cpu_percent": split.get("client"),
+        "client_gc": pauses.report(),
         "machine_cpu_percent": split.get("machine"),
         "cpu_split_percent": split,
         "cores": os.cpu_count(),
@@ -1766,6 +1831,7 @@ def format_report(report: dict[str, Any]) -> str:
     mib = {k: (v / 1024 if v is not None else None) for k, v in rss.items()}
     pmib = {k: (v / 1024 if v is not None else None) for k, v in report["proxy_rss_kib"].items()}
     rec = report["reconnect_ms"]
+    cgc = report.get("client_gc") or {"pauses": None, "longest_ms": None, "total_ms": None}
     rows: list[tuple[str, str, str]] = [
         ("actions/s (acked)", _fmt(report["actions_per_s"]), _fmt(proto.get("actions_per_s"))),
         ("acts acked in window", _fmt(report["actions"]), "-"),
@@ -1801,6 +1867,11 @@ def format_report(report: dict[str, Any]) -> str:
         ("nginx RSS per socket", _fmt(report["proxy_rss_per_socket_kib"], " KiB"), "-"),
         ("server CPU (% of a core)", _fmt(report["server_cpu_percent"], " %"), "-"),
         ("load client CPU (% of a core)", _fmt(report["client_cpu_percent"], " %"), "-"),
+        (
+            "load client collections >= 50 ms",
+            f"{cgc['pauses']} (longest {_fmt(cgc['longest_ms'])} ms; {_fmt(cgc['total_ms'])} ms in all)",
+            "-",
+        ),
         (f"machine CPU busy (of {report['cores']} cores)", _fmt(report["machine_cpu_percent"], " %"), "-"),
         ("errors", ", ".join(f"{k}={v}" for k, v in report["errors"].items()) or "none", "-"),
         ("sockets closed by the server", ", ".join(f"{k}={v}" for k, v in report["closes"].items()) or "none", "-"),

@@ -69,3 +69,29 @@ def test_two_matches_are_played_and_measured(tmp_path: Path) -> None:
     assert report["server_rss_kib"]["before"] > 0 and report["server_rss_kib"]["end"] > 0, table
     assert report["rss_per_socket_kib"] is not None or report["sockets"] == 0, table
     assert report["server_log"]["tracebacks"] == 0, report["server_log"]["first_traceback"]
+
+
+def test_the_client_times_its_own_collections_only_in_the_window_and_restores_the_collector():
+    import gc
+
+    from bench.load import ClientPauses
+
+    before = gc.get_threshold()
+    pauses = ClientPauses()
+    pauses.tune()
+    try:
+        assert gc.get_threshold()[0] == 10_000 and pauses in gc.callbacks
+        assert gc.get_freeze_count() > 0
+        pauses("start", {})
+        pauses("stop", {})  # outside the window: not counted
+        pauses.measuring = True
+        pauses.SLOW = 3600.0  # no collection is that slow
+        gc.collect()
+        assert pauses.total > 0 and pauses.pauses == 0
+        pauses.SLOW = 0.0  # every collection counts as a pause
+        gc.collect()
+        assert pauses.pauses == 1 and pauses.longest > 0
+        assert pauses.report()["pauses"] == 1
+    finally:
+        pauses.untune()
+    assert gc.get_threshold() == before and pauses not in gc.callbacks and gc.get_freeze_count() == 0
