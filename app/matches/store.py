@@ -16,6 +16,11 @@ writer instead:
    changed columns of ``matches`` with a compare-and-set on the version it locked, the changed
    ``match_seats`` columns, and the ``match_results`` rows when the match ended.
 
+On PostgreSQL a write that adds events (an action, a join that starts the match, the end) skips
+steps 1 and 3: :func:`store_in_one_statement` stores it in one statement without the lock, the
+events' unique versions guarding it against a writer elsewhere. A new match's rows are written
+by :mod:`app.matches.insert`.
+
 When the versions differ (another process wrote), the writer loads the locked row with the ORM,
 as before. Either way every guarantee holds: one writer per match (the row lock), nothing stored
 unless committed, nothing acknowledged unless stored.
