@@ -17,30 +17,26 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import JSON, Column, Table
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.types import NullType
+from sqlalchemy import Table
 
 from app.jsontext import dumps
 from app.matches.models import WAITING, Match, MatchSeat
-from app.matches.store import MATCH_COLUMNS, SEAT_COLUMNS, UserRef, holder_refs
+from app.matches.store import (
+    MATCH_COLUMNS,
+    MATCH_JSON_COLUMNS,
+    SEAT_COLUMNS,
+    UserRef,
+    holder_refs,
+    pg_type,
+    unnest_arrays,
+)
 
 _MATCHES = cast(Table, Match.__table__)
 _SEATS = cast(Table, MatchSeat.__table__)
-_DIALECT = postgresql.dialect()  # type: ignore[no-untyped-call]
 
 #: the columns a new match's rows are inserted with (the ids come from the database)
 _MATCH_INSERTED = tuple(name for name in MATCH_COLUMNS if name != "id")
 _SEAT_INSERTED = tuple(name for name in SEAT_COLUMNS if name != "match_id")
-_JSON_COLUMNS = frozenset(c.name for c in _MATCHES.columns if isinstance(c.type, JSON))
-
-
-def _pg_type(column: Column[Any]) -> str:
-    """The column's PostgreSQL type, for a parameter's cast (``INTEGER``, ``VARCHAR(16)``, ...)."""
-    type_ = column.type
-    if isinstance(type_, NullType):  # a foreign key's column: the referenced column's type
-        type_ = next(iter(column.foreign_keys)).column.type
-    return str(type_.compile(dialect=_DIALECT))
 
 
 def _insert_match_sql() -> str:
@@ -50,9 +46,8 @@ def _insert_match_sql() -> str:
     matches before this one), ``id`` (NULL when the cap refused it) and ``holders`` (JSON
     ``[[id, name, is_bot, rank], ...]``)."""
     count = len(_MATCH_INSERTED)
-    values = ", ".join(f"${i}::{_pg_type(_MATCHES.c[name])}" for i, name in enumerate(_MATCH_INSERTED, start=1))
+    values = ", ".join(f"${i}::{pg_type(_MATCHES.c[name])}" for i, name in enumerate(_MATCH_INSERTED, start=1))
     creator, cap, first = count + 1, count + 2, count + 3
-    arrays = ", ".join(f"${first + i}::{_pg_type(_SEATS.c[name])}[]" for i, name in enumerate(_SEAT_INSERTED))
     holders = first + len(_SEAT_INSERTED)
     seat_names = ", ".join(_SEAT_INSERTED)
     return (
@@ -61,7 +56,7 @@ def _insert_match_sql() -> str:
         f"WHERE (SELECT n FROM open) < ${cap} RETURNING id), "
         f"s AS (INSERT INTO match_seats (match_id, {seat_names}) "
         f"SELECT m.id, {', '.join(f'u.{name}' for name in _SEAT_INSERTED)} "
-        f"FROM m, unnest({arrays}) AS u({seat_names})) "
+        f"FROM m, unnest({unnest_arrays(first, _SEATS, _SEAT_INSERTED)}) AS u({seat_names})) "
         "SELECT (SELECT n FROM open) AS open, (SELECT id FROM m) AS id, "
         "(SELECT json_agg(json_build_array(h.id, h.name, h.is_bot, h.rank)) "
         f"FROM users AS h WHERE h.id = ANY(${holders}::integer[])) AS holders"
@@ -91,7 +86,7 @@ async def insert_match(
     args: list[Any] = []
     for name in _MATCH_INSERTED:
         value = getattr(m, name)
-        args.append(dumps(value) if name in _JSON_COLUMNS and value is not None else value)
+        args.append(dumps(value) if name in MATCH_JSON_COLUMNS and value is not None else value)
     args += [capped_by, cap if capped_by is not None else 1]
     args += [[getattr(s, name) for s in m.seats] for name in _SEAT_INSERTED]
     args.append([s.user_id for s in m.seats if s.user_id is not None])

@@ -32,16 +32,18 @@ import dataclasses
 import itertools
 import json
 import operator
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, cast
 
 from asyncpg.exceptions import UniqueViolationError
-from sqlalchemy import JSON, CursorResult, Executable, Table, bindparam, insert, select, update
+from sqlalchemy import JSON, Column, CursorResult, Executable, Table, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import asyncpg as postgresql_asyncpg
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.expression import ClauseElement
+from sqlalchemy.types import NullType
 
 from app.jsontext import dumps
 from app.matches.models import Match, MatchEvent, MatchResult, MatchSeat
@@ -384,33 +386,30 @@ def copy_record(record: MatchRecord) -> MatchRecord:
     return build(*_MATCH_FIELDS(record), [SeatRecord(*_SEAT_FIELDS(s)) for s in record.seats])
 
 
-#: the PostgreSQL types of the array parameters the one statement unnests
-_ARRAY_TYPES = {
-    "seat": "integer",
-    "user_id": "integer",
-    "bot_level": "varchar",
-    "joined_at": "timestamptz",
-    "deadline_at": "timestamptz",
-    "timeouts_in_row": "integer",
-    "away": "boolean",
-    "away_since": "timestamptz",
-    "resigned": "boolean",
-    "result": "varchar",
-    "score": "float8",
-    "bank_ms": "integer",
-    "team": "integer",
-    "rank": "integer",
-    "reason": "varchar",
-    "computer_finished": "boolean",
-    "created_at": "timestamptz",
-}
+#: the ``match_events`` columns the one statement takes as arrays, ``$2``-``$6`` (``match_id`` is
+#: ``$1``)
+_EVENT_ARRAYS = tuple(name for name in EVENT_COLUMNS if name != "match_id")
 #: the ``match_results`` columns the one statement takes as arrays (``match_id`` is ``$1``)
 _RESULT_ARRAYS = tuple(name for name in RESULT_COLUMNS if name != "match_id")
+#: the JSON columns of ``matches`` (sent to the driver as JSON text)
+MATCH_JSON_COLUMNS = frozenset(c.name for c in _MATCHES.columns if isinstance(c.type, JSON))
 
 
-def _unnest(first: int, columns: Sequence[str]) -> str:
-    """``unnest($first::type[], ...) AS alias(columns)`` without the alias: one array per column."""
-    return ", ".join(f"${first + i}::{_ARRAY_TYPES[name]}[]" for i, name in enumerate(columns))
+def pg_type(column: Column[Any]) -> str:
+    """The type a parameter bound for ``column`` is cast to in hand-written PostgreSQL SQL:
+    the column's own type without a length (``VARCHAR``, not ``VARCHAR(16)``: an explicit cast to
+    ``VARCHAR(16)`` would cut a longer value silently, where storing it in the column refuses it).
+    A foreign key's column (declared without a type) takes the referenced column's."""
+    type_ = column.type
+    if isinstance(type_, NullType):
+        type_ = next(iter(column.foreign_keys)).column.type
+    return re.sub(r"\(\d+\)", "", str(type_.compile(dialect=AsyncpgStatements._dialect)))
+
+
+def unnest_arrays(first: int, table: Table, columns: Sequence[str]) -> str:
+    """The arguments of an ``unnest``: one array parameter per column of ``table``, numbered from
+    ``$first``, each cast to its column's type (:func:`pg_type`)."""
+    return ", ".join(f"${first + i}::{pg_type(table.c[name])}[]" for i, name in enumerate(columns))
 
 
 def _one_statement_sql(with_seats: bool, with_results: bool, with_holders: bool) -> str:
@@ -427,17 +426,17 @@ def _one_statement_sql(with_seats: bool, with_results: bool, with_holders: bool)
     match_sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(WRITTEN_COLUMNS, start=7))
     cas = 7 + len(WRITTEN_COLUMNS)
     following = cas + 1
+    event_names = ", ".join(_EVENT_ARRAYS)
     sql = (
-        "WITH events AS (INSERT INTO match_events (match_id, version, seat, kind, payload, created_at) "
-        "SELECT $1, e.version, e.seat, e.kind, e.payload, e.created_at FROM unnest("
-        "$2::integer[], $3::integer[], $4::varchar[], $5::jsonb[], $6::timestamptz[]"
-        ") AS e(version, seat, kind, payload, created_at))"
+        f"WITH events AS (INSERT INTO match_events (match_id, {event_names}) "
+        f"SELECT $1, {', '.join(f'e.{name}' for name in _EVENT_ARRAYS)} "
+        f"FROM unnest({unnest_arrays(2, _EVENTS, _EVENT_ARRAYS)}) AS e({event_names}))"
     )
     if with_seats:
         columns = ("seat", *SEAT_WRITTEN)
         sets = ", ".join(f"{name} = u.{name}" for name in SEAT_WRITTEN)
         sql += (
-            f", seats AS (UPDATE match_seats AS s SET {sets} FROM unnest({_unnest(following, columns)}) "
+            f", seats AS (UPDATE match_seats AS s SET {sets} FROM unnest({unnest_arrays(following, _SEATS, columns)}) "
             f"AS u({', '.join(columns)}) WHERE s.match_id = $1 AND s.seat = u.seat)"
         )
         following += len(columns)
@@ -446,7 +445,7 @@ def _one_statement_sql(with_seats: bool, with_results: bool, with_holders: bool)
         sql += (
             f", results AS (INSERT INTO match_results (match_id, {names}) "
             f"SELECT $1, {', '.join(f'r.{name}' for name in _RESULT_ARRAYS)} "
-            f"FROM unnest({_unnest(following, _RESULT_ARRAYS)}) AS r({names}))"
+            f"FROM unnest({unnest_arrays(following, _RESULTS, _RESULT_ARRAYS)}) AS r({names}))"
         )
         following += len(_RESULT_ARRAYS)
     sql += f" UPDATE matches SET {match_sets} WHERE id = $1 AND version = ${cas} RETURNING version"
@@ -500,7 +499,7 @@ async def store_in_one_statement(
     ]
     for name in WRITTEN_COLUMNS:
         value = getattr(after, name)
-        args.append(dumps(value) if name in ("state", "pending", "result") and value is not None else value)
+        args.append(dumps(value) if name in MATCH_JSON_COLUMNS and value is not None else value)
     args.append(before.version)
     changed_seats = []
     new_holders = []

@@ -8,6 +8,7 @@ two requests of one player never create a match past their cap together."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select, text
@@ -16,6 +17,7 @@ from app.matches import service as service_module
 from app.matches.models import Match, MatchSeat
 from app.matches.service import new_match
 from app.users.service import lock_user
+from tests.conftest import _pg_truncate
 from tests.service.test_match_service import _events, _match
 from tests.service.test_results import NAME, _add, _rows
 
@@ -167,3 +169,24 @@ async def test_a_created_match_is_stored_and_cached_as_built(env):
     # bob's join starts it from the cache: the holders' names come with the statements' answers
     info = await env.service.join(created, bob)
     assert info["status"] == "active" and [s["user"]["name"] for s in info["seats"]] == ["alice", "bob"]
+
+
+async def test_the_one_statement_create_refuses_an_overlong_value_instead_of_cutting_it(pg_database):
+    """The parameters are cast to their columns' types without a length: an explicit cast to
+    ``VARCHAR(64)`` would cut a longer ``origin_ref`` silently, where the column refuses it."""
+    import asyncpg
+
+    from app.matches.insert import insert_match
+
+    await _pg_truncate(pg_database)
+    match = new_match("battle_runes", {}, 2, {}, created_by=None, now=datetime.now(UTC), origin_ref="x" * 65)
+    driver = await asyncpg.connect(pg_database.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        with pytest.raises(asyncpg.exceptions.StringDataRightTruncationError):
+            await insert_match(driver, match, capped_by=None, cap=1)
+        assert await driver.fetchval("SELECT count(*) FROM matches") == 0
+        match.origin_ref = "x" * 64
+        match_id, _open, _holders = await insert_match(driver, match, capped_by=None, cap=1)
+        assert await driver.fetchval("SELECT origin_ref FROM matches WHERE id = $1", match_id) == "x" * 64
+    finally:
+        await driver.close()
