@@ -127,12 +127,17 @@ def original_names() -> tuple[str, ...]:
     return tuple(sorted(names, key=len, reverse=True))
 
 
+#: hexadecimal digests (a match's seed and its hash): not words
+_DIGESTS = re.compile(r"\b[0-9a-f]{32,}\b")
+
+
 def _english(parts: list[str], vocabulary: frozenset[str] | set[str], allowed: set[str]) -> dict[str, str]:
     found = {}
     for text in parts:
         part = text
         for name in original_names():
             part = part.replace(name, " ")
+        part = _DIGESTS.sub(" ", part)  # a seed's hash (64 hex digits) may hold "def", "bad", "fed"
         for word in re.findall(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])", part):
             if word.lower() in vocabulary and word.lower() not in allowed:
                 found[word] = " ".join(text.split())[:80]
