@@ -21,7 +21,7 @@ from app.api.origin import SameOriginMiddleware
 from app.db.session import make_engine, make_lookup_sessionmaker, make_sessionmaker
 from app.logging import configure_logging
 from app.matches.clock import Clock
-from app.runtime import tune_gc
+from app.runtime import tune_gc, watch_loop
 from app.settings import ROOT, Settings, get_settings
 
 #: where the API docs page's Swagger UI files are served (from the fastapi-offline package)
@@ -97,9 +97,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
             # (app/clans/challenges/results.py, deadlines.py)
             challenge_tasks = start_challenges(background, hub, service, settings)
         tune_gc(settings.gc_young_threshold)
+        loop_watch = asyncio.create_task(watch_loop())  # logs the event loop's stalls (app/runtime.py)
         try:
             yield
         finally:
+            loop_watch.cancel()
+            await asyncio.gather(loop_watch, return_exceptions=True)
             await month_close.stop(month_close_task)
             for task in (ratings_task, points_task, tournaments_task, *challenge_tasks):
                 if task is not None:

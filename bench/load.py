@@ -108,6 +108,7 @@ import time
 import urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from app.runtime import watch_loop
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE = "postgresql+asyncpg://postgres@127.0.0.1:5432/arena_load"
@@ -838,10 +841,40 @@ class Fleet:
         await asyncio.gather(*(p.stop() for p in (self.proxy, *self.servers) if p is not None), return_exceptions=True)
 
 
-def scan_log(text: str) -> dict[str, Any]:
+#: a server's ``gc_pause`` or ``loop_stall`` line (app/runtime.py), as the console or the JSON renderer
+#: writes it (the timestamp first or last): its kind, its ``ms`` and its timestamp
+_STALL_KIND = re.compile(r"\b(gc_pause|loop_stall)\b")
+_STALL_MS = re.compile(r"\bms\W+([\d.]+)")
+_LOG_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?")
+#: the stall kinds a server logs, as :func:`scan_log` reports them
+STALL_KINDS = ("gc_pause", "loop_stall")
+
+
+def scan_stalls(lines: list[str], window: tuple[datetime, datetime] | None) -> dict[str, dict[str, float | int]]:
+    """``{kind: {"count", "longest_ms", "total_ms"}}`` for each of :data:`STALL_KINDS`: the
+    server's logged collections and event-loop stalls of 50 ms or more, those inside ``window``
+    (UTC, as the log's timestamps) when given, else all."""
+    found: dict[str, list[float]] = {kind: [] for kind in STALL_KINDS}
+    for line in lines:
+        kind, ms = _STALL_KIND.search(line), _STALL_MS.search(line)
+        if kind is None or ms is None:
+            continue
+        if window is not None:
+            at = _LOG_TIME.search(line)
+            if at is None or not window[0] <= datetime.fromisoformat(at[0]).replace(tzinfo=UTC) <= window[1]:
+                continue
+        found[kind[1]].append(float(ms[1]))
+    return {
+        kind: {"count": len(ms), "longest_ms": max(ms, default=0.0), "total_ms": round(sum(ms), 1)}
+        for kind, ms in found.items()
+    }
+
+
+def scan_log(text: str, window: tuple[datetime, datetime] | None = None) -> dict[str, Any]:
     """``{"tracebacks", "error_lines", "warning_lines", "first_error", "first_warning",
-    "first_traceback"}`` of a server log (``error_lines``: lines with ``error``, ``exception`` or
-    ``critical`` in them, as uvicorn and structlog log them; ``warning_lines``: with ``warning``)."""
+    "first_traceback", "stalls"}`` of a server log (``error_lines``: lines with ``error``,
+    ``exception`` or ``critical`` in them, as uvicorn and structlog log them; ``warning_lines``:
+    with ``warning``; ``stalls``: :func:`scan_stalls` over ``window``)."""
     lines = text.splitlines()
     tracebacks = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
     errors = [line for line in lines if re.search(r"\b(error|exception|critical)\b", line, re.IGNORECASE)]
@@ -860,6 +893,7 @@ def scan_log(text: str) -> dict[str, Any]:
         "first_error": errors[:5],
         "first_warning": warnings[:5],
         "first_traceback": first,
+        "stalls": scan_stalls(lines, window),
     }
 
 
@@ -1425,6 +1459,28 @@ class ClientPauses:
         }
 
 
+class LoopStalls:
+    """The load client's own event-loop stalls (:func:`app.runtime.watch_loop` in the client's
+    loop): a frame the server sent in time waits in the client for as long as its loop is stalled,
+    and that wait is counted in the act-to-snapshot latency. Counted while :attr:`measuring`."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.stalls: list[float] = []
+
+    def __call__(self, late: float) -> None:
+        if self.measuring:
+            self.stalls.append(late)
+
+    def report(self) -> dict[str, float | int]:
+        """``{"count", "longest_ms", "total_ms"}`` over the measured window (as :func:`scan_stalls`)."""
+        return {
+            "count": len(self.stalls),
+            "longest_ms": round(max(self.stalls, default=0.0) * 1000, 1),
+            "total_ms": round(sum(self.stalls) * 1000, 1),
+        }
+
+
 async def drive(options: Options, base_url: str, server_pids: list[int], fleet: Fleet | None = None) -> dict[str, Any]:
     """Register the pool, run the matches over the window and measure; the servers are already up.
 
@@ -1437,7 +1493,8 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
     raise_open_files(options.matches * 2)
     load = LoadRun(options, base_url)
     procs = watched_processes(server_pids, fleet)
-    pauses = ClientPauses()
+    pauses, stalls = ClientPauses(), LoopStalls()
+    loop_watch = asyncio.create_task(watch_loop(stalls))
     server_pids = [w.pid for w in procs if w.server]
     proxy_pids = [w.pid for w in procs if not w.server]
     slots: list[asyncio.Task[None]] = []
@@ -1470,7 +1527,8 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         cpu0 = cpu_sample(procs)
         cpu_last: dict[str, float] = {}  # a process stopped on purpose: its CPU until then
         load.stats.window_start = t0 = time.perf_counter()
-        load.stats.measuring = pauses.measuring = True
+        window_from = datetime.now(UTC)
+        load.stats.measuring = pauses.measuring = stalls.measuring = True
         if options.reconnect_check:
             await _wait_alive(asyncio.sleep(options.seconds / 2), options.seconds + 60, fleet)
             check = await _stop_one(options, load, procs, fleet, t0, cpu_last)
@@ -1480,8 +1538,9 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         cap = options.max_seconds if options.max_seconds is not None else max(options.seconds * 10, 300.0)
         while load.stats.acked < options.min_actions and time.perf_counter() - t0 < cap:
             await _wait_alive(asyncio.sleep(0.2), 60, fleet)
-        load.stats.measuring = pauses.measuring = False
+        load.stats.measuring = pauses.measuring = stalls.measuring = False
         window = time.perf_counter() - t0
+        window_utc = (window_from, datetime.now(UTC))
         cpu1 = {**cpu_sample(procs), **cpu_last}
         used = {k: cpu1[k] - cpu0[k] for k in cpu0}
         rss_end = rss_kib(server_pids) if server_pids else None
@@ -1492,6 +1551,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         sockets = load.stats.sockets_open
         _log(options, f"measured {window:.1f} s; closing {sockets} sockets")
     finally:
+        loop_watch.cancel()
         pauses.untune()
         await load.stop()
         if slots:
@@ -1560,6 +1620,8 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         "server_cpu_percent": split.get("servers") if server_pids else None,
         "client_cpu_percent": split.get("client"),
         "client_gc": pauses.report(),
+        "client_loop_stalls": stalls.report(),
+        "window_utc": [at.isoformat() for at in window_utc],
         "machine_cpu_percent": split.get("machine"),
         "cpu_split_percent": split,
         "cores": os.cpu_count(),
@@ -1668,6 +1730,14 @@ def merge_logs(scans: list[dict[str, Any]]) -> dict[str, Any]:
         "first_error": next((scan["first_error"] for scan in scans if scan["first_error"]), []),
         "first_warning": next((scan["first_warning"] for scan in scans if scan["first_warning"]), []),
         "first_traceback": next((scan["first_traceback"] for scan in scans if scan["first_traceback"]), ""),
+        "stalls": {
+            kind: {
+                "count": sum(scan["stalls"][kind]["count"] for scan in scans),
+                "longest_ms": max(scan["stalls"][kind]["longest_ms"] for scan in scans),
+                "total_ms": round(sum(scan["stalls"][kind]["total_ms"] for scan in scans), 1),
+            }
+            for kind in STALL_KINDS
+        },
     }
 
 
@@ -1719,7 +1789,8 @@ async def run(options: Options) -> dict[str, Any]:
         paths = [server.log_path for server in fleet.servers]
     else:
         paths = [options.server_log] if options.server_log is not None else []
-    scans = [{"path": str(p), **scan_log(p.read_text(errors="replace"))} for p in paths if p.exists()]
+    window = (datetime.fromisoformat(report["window_utc"][0]), datetime.fromisoformat(report["window_utc"][1]))
+    scans = [{"path": str(p), **scan_log(p.read_text(errors="replace"), window)} for p in paths if p.exists()]
     if scans:
         report["server_log"] = scans[0] if len(scans) == 1 else merge_logs(scans)
         if len(scans) > 1:
@@ -1832,6 +1903,10 @@ def format_report(report: dict[str, Any]) -> str:
     pmib = {k: (v / 1024 if v is not None else None) for k, v in report["proxy_rss_kib"].items()}
     rec = report["reconnect_ms"]
     cgc = report.get("client_gc") or {"pauses": None, "longest_ms": None, "total_ms": None}
+    cls = report.get("client_loop_stalls") or {"count": None, "longest_ms": None, "total_ms": None}
+    logged = (report.get("server_log") or {}).get("stalls") or {}
+    labels = {"loop_stall": "loop stalls", "gc_pause": "collections"}
+    server_stalls = [(labels[kind], logged[kind]) for kind in STALL_KINDS if kind in logged]
     rows: list[tuple[str, str, str]] = [
         ("actions/s (acked)", _fmt(report["actions_per_s"]), _fmt(proto.get("actions_per_s"))),
         ("acts acked in window", _fmt(report["actions"]), "-"),
@@ -1871,6 +1946,19 @@ def format_report(report: dict[str, Any]) -> str:
             "load client collections >= 50 ms",
             f"{cgc['pauses']} (longest {_fmt(cgc['longest_ms'])} ms; {_fmt(cgc['total_ms'])} ms in all)",
             "-",
+        ),
+        (
+            "load client loop stalls >= 50 ms",
+            f"{cls['count']} (longest {_fmt(cls['longest_ms'])} ms; {_fmt(cls['total_ms'])} ms in all)",
+            "-",
+        ),
+        *(
+            (
+                f"server {label} >= 50 ms",
+                f"{st['count']} (longest {_fmt(st['longest_ms'])} ms; {_fmt(st['total_ms'])} ms in all)",
+                "-",
+            )
+            for label, st in server_stalls
         ),
         (f"machine CPU busy (of {report['cores']} cores)", _fmt(report["machine_cpu_percent"], " %"), "-"),
         ("errors", ", ".join(f"{k}={v}" for k, v in report["errors"].items()) or "none", "-"),

@@ -69,6 +69,8 @@ def test_two_matches_are_played_and_measured(tmp_path: Path) -> None:
     assert report["server_rss_kib"]["before"] > 0 and report["server_rss_kib"]["end"] > 0, table
     assert report["rss_per_socket_kib"] is not None or report["sockets"] == 0, table
     assert report["server_log"]["tracebacks"] == 0, report["server_log"]["first_traceback"]
+    assert set(report["server_log"]["stalls"]) == {"gc_pause", "loop_stall"}, table
+    assert report["client_loop_stalls"]["count"] >= 0 and "load client loop stalls" in table
 
 
 def test_the_client_times_its_own_collections_only_in_the_window_and_restores_the_collector():
@@ -95,3 +97,29 @@ def test_the_client_times_its_own_collections_only_in_the_window_and_restores_th
     finally:
         pauses.untune()
     assert gc.get_threshold() == before and pauses not in gc.callbacks and gc.get_freeze_count() == 0
+
+
+def test_the_servers_stalls_are_counted_inside_the_window_only():
+    from datetime import UTC, datetime
+
+    from bench.load import merge_logs, scan_log
+
+    log = "\n".join(
+        [
+            "2026-12-06T03:00:00.100000Z [warning  ] loop_stall                     ms=400.0",  # before the window
+            "2026-12-06T03:00:01.000000Z [warning  ] gc_pause                       collected=3 generation=2 ms=120.5",
+            "2026-12-06T03:00:02.000000Z [warning  ] loop_stall                     ms=61.0",
+            '{"ms": 75.5, "event": "loop_stall", "log_level": "warning", "timestamp": "2026-12-06T03:00:03.5Z"}',
+            "2026-12-06T03:00:09.000000Z [warning  ] loop_stall                     ms=999.0",  # after it
+            "2026-12-06T03:00:02.500000Z [info     ] match_started                  ms=12",  # not a stall
+        ]
+    )
+    window = (datetime(2026, 12, 6, 3, 0, 0, 500000, tzinfo=UTC), datetime(2026, 12, 6, 3, 0, 5, tzinfo=UTC))
+    scan = scan_log(log, window)
+    assert scan["stalls"] == {
+        "gc_pause": {"count": 1, "longest_ms": 120.5, "total_ms": 120.5},
+        "loop_stall": {"count": 2, "longest_ms": 75.5, "total_ms": 136.5},
+    }
+    assert scan_log(log)["stalls"]["loop_stall"]["count"] == 4  # no window: the whole log
+    merged = merge_logs([{"path": "a", **scan}, {"path": "b", **scan_log(log)}])
+    assert merged["stalls"]["loop_stall"] == {"count": 6, "longest_ms": 999.0, "total_ms": 1672.0}

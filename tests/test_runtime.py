@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+import structlog
 from fastapi.testclient import TestClient
 
 from app import runtime
 from app.main import create_app
 from tests.conftest import make_settings
+
+
+@pytest.fixture
+def fresh_log(monkeypatch):
+    """A logger for app.runtime that binds on its first use, so that ``capture_logs`` sees what it
+    logs: the module's own logger may already be bound to the console (an app started earlier in
+    this process logged a stall or a pause, and structlog caches the logger on first use)."""
+    monkeypatch.setattr(runtime, "log", structlog.get_logger("app.runtime"))
 
 
 def _unwatch() -> None:
@@ -41,9 +51,7 @@ def test_zero_leaves_the_collector_alone(sqlite_url):
     assert runtime._time_collections not in gc.callbacks
 
 
-def test_a_long_collection_is_logged(monkeypatch):
-    import structlog
-
+def test_a_long_collection_is_logged(monkeypatch, fresh_log):
     try:
         runtime.watch_collections()
         runtime.watch_collections()
@@ -59,3 +67,53 @@ def test_a_long_collection_is_logged(monkeypatch):
         assert not [entry for entry in logs if entry["event"] == "gc_pause"]
     finally:
         _unwatch()
+
+
+def test_a_blocked_event_loop_is_reported_as_a_stall_and_a_quiet_one_is_not():
+    import asyncio
+    import time
+
+    async def main() -> tuple[list[float], list[float]]:
+        quiet: list[float] = []
+        watch = asyncio.create_task(runtime.watch_loop(quiet.append, tick=0.01, slow=0.5))
+        await asyncio.sleep(0.2)  # the loop is free: no wake-up is half a second late
+        watch.cancel()
+        blocked: list[float] = []
+        watch = asyncio.create_task(runtime.watch_loop(blocked.append, tick=0.01, slow=0.05))
+        await asyncio.sleep(0.05)
+        time.sleep(0.3)  # a callback that holds the loop
+        await asyncio.sleep(0.05)
+        watch.cancel()
+        await asyncio.gather(watch, return_exceptions=True)
+        return quiet, blocked
+
+    quiet, blocked = asyncio.run(main())
+    assert quiet == []
+    assert len(blocked) == 1 and 0.2 <= blocked[0] < 5.0
+
+
+def test_a_stall_is_logged_with_how_late_the_loop_woke(fresh_log):
+    with structlog.testing.capture_logs() as logs:
+        runtime.log_stall(0.1234)
+    assert logs == [{"event": "loop_stall", "ms": 123.4, "log_level": "warning"}]
+
+
+def test_the_served_app_watches_its_loop_while_it_runs(sqlite_url, monkeypatch):
+    import asyncio
+
+    seen: list[object] = []
+    real = runtime.watch_loop
+
+    async def spy(*args: object, **kwargs: object) -> None:
+        seen.append("started")
+        try:
+            await real(*args, **kwargs)  # type: ignore[arg-type]
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+
+    monkeypatch.setattr("app.main.watch_loop", spy)
+    with TestClient(create_app(make_settings(sqlite_url))) as client:
+        assert client.get("/healthz").status_code == 200
+        assert seen == ["started"]
+    assert seen == ["started", "cancelled"]
