@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -85,6 +86,31 @@ def test_hello_gives_a_snapshot_for_the_seat(two):
         snap = _recv(ws, "snapshot")
         assert snap["seat"] is None and snap["legal"] == []
         assert snap["view"]["hands"] == snap["view"]["hands"]
+
+
+def test_an_open_socket_holds_no_database_session_or_user_row(two):
+    """A socket needs its viewer's id only: the session that looked the user up, and the row,
+    are gone once the socket serves (every full collection walks what open sockets hold)."""
+    import gc
+
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    from app.users.models import User
+
+    client, a, b, match_id = two
+
+    def alive(kind: type) -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o) is kind)
+
+    sessions, users = alive(AsyncSession), alive(User)
+    with contextlib.ExitStack() as stack:
+        for headers in (a, b) * 3:
+            ws = stack.enter_context(client.websocket_connect(f"/ws/matches/{match_id}", headers=headers))
+            ws.send_json({"type": "hello", "since": 0})
+            assert _recv(ws, "snapshot")["status"] == "active"
+        # (a session of the app's background work may be open at the moment of counting: not 6)
+        assert alive(AsyncSession) - sessions < 3 and alive(User) - users < 3
 
 
 def test_act_over_websocket_reaches_every_viewer(two):
