@@ -87,7 +87,12 @@ class ErrorCode(StrEnum):
     BAD_CREDENTIALS = "bad_credentials"
 
     # --- decks ---------------------------------------------------------------------------------------
-    #: the game's rules refuse a saved deck (``game``; the message says why)
+    #: the game's rules refuse a saved deck (``game``; ``reason``: ``no_decks``, the game has none;
+    #: ``shape``, not the game's deck object; Stratego Junior's setup: ``towers`` with ``towers``
+    #: and ``castles``, ``rows`` with ``rows`` and ``columns``, ``unknown_castle`` with ``castle``,
+    #: ``formation`` with ``castles``; Scratch Wars' loadout: ``unknown_hero`` with ``hero``,
+    #: ``weapon_count`` with ``min``, ``max``, ``count``, ``unknown_weapon`` with ``weapons``,
+    #: ``weapon_twice`` with ``names``)
     BAD_DECK = "bad_deck"
     #: the player already has the most saved decks allowed (``limit``)
     TOO_MANY_DECKS = "too_many_decks"
@@ -96,7 +101,18 @@ class ErrorCode(StrEnum):
 
     # --- matches -------------------------------------------------------------------------------------
     #: unsupported game, options (the clock's included: ``turn_seconds``, ``clock``, ``bank_seconds``,
-    #: ``increment_seconds``), player count or computer seats
+    #: ``increment_seconds``), player count or computer seats (``reason``: ``unknown_game`` with
+    #: ``game``, ``player_count`` with ``min``, ``max``, ``players``, ``unknown_option`` with
+    #: ``option``, ``options``, ``option_type`` with ``option``, ``type``, ``option_choice`` with
+    #: ``option``, ``choices``, ``option_range`` with ``option``, ``low``, ``high``; the clock's
+    #: ``needs_turn_clock`` with ``option``, ``needs_bank_clock`` with ``options``,
+    #: ``computer_untimed``; the seats' ``computer_seat`` with ``seat``, ``no_computer`` with
+    #: ``game``, ``computer_level`` with ``level``, ``levels``, ``all_computer``, ``seat_taken``
+    #: with ``seat``; the games' ``start_score`` with ``start_score``, ``win_score``,
+    #: ``team_number`` with ``low``, ``high``, ``team_seats`` with ``seats`` (or ``max``) and
+    #: ``count``, ``one_team``, ``packs`` with ``packs``, ``players``, ``center_treasure`` with
+    #: ``low``, ``high``, ``too_few_cards`` with ``players``; tournaments' ``format_game`` with
+    #: ``format``, ``game``, ``starts_at``, and theirs and challenges' ``untimed``)
     BAD_OPTIONS = "bad_options"
     #: the player already has the most waiting matches allowed (``limit``)
     TOO_MANY_MATCHES = "too_many_matches"

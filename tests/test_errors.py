@@ -121,6 +121,58 @@ def test_every_code_written_in_the_source_is_in_the_vocabulary():
     assert not unknown, "add these to app.errors.ErrorCode:\n" + "\n".join(unknown)
 
 
+def _said_why() -> tuple[list[str], set[tuple[str, str]]]:
+    """``(refusals without a reason, {(code, reason)})`` of ``bad_options`` and ``bad_deck`` in
+    ``app``: the engines' ``BadOptions`` (``bad_options``) and ``BadAction`` with a ``reason``
+    (``validate_deck``'s, ``bad_deck``), the services' ``_bad_options(reason, ...)`` helpers, and
+    every ``DomainError`` of either code (it must pass ``params``)."""
+    bare, reasons = [], set()
+    for path in sorted(APP.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            where = f"{path.relative_to(APP)}:{node.lineno}"
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            keywords = {k.arg: k.value for k in node.keywords}
+            reason = keywords.get("reason")
+            if name in ("BadOptions", "BadAction") and isinstance(reason, ast.Constant):
+                reasons.add(("bad_options" if name == "BadOptions" else "bad_deck", reason.value))
+            elif name == "BadOptions":
+                bare.append(where)
+            elif name == "_bad_options" and node.args and isinstance(node.args[0], ast.Constant):
+                reasons.add(("bad_options", node.args[0].value))
+            elif name == "DomainError" and node.args:
+                code = node.args[0]
+                code = code.value if isinstance(code, ast.Constant) else getattr(code, "attr", "").lower()
+                if code in ("bad_options", "bad_deck") and "params" not in keywords:
+                    bare.append(where)
+    return bare, reasons
+
+
+def test_every_bad_options_and_bad_deck_says_why_and_has_words():
+    """The pages word these two from ``params.reason`` (no English sentence for them to paste in):
+    every refusal carries a reason, and each reason has its words in static/js/messages.js
+    (``error.<code>.<reason>``; tests/i18n/test_catalogs.py holds the translations to the same keys)."""
+    from app.i18n.catalogs import english_words
+
+    bare, reasons = _said_why()
+    assert not bare, f"give these a reason: {bare}"
+    assert len(reasons) >= 30, sorted(reasons)  # the scan sees the engines and the services
+    words = english_words()
+    missing = sorted(f"error.{code}.{reason}" for code, reason in reasons if f"error.{code}.{reason}" not in words)
+    assert not missing, f"add words to static/js/messages.js and static/i18n/*.json: {missing}"
+    for code in ("bad_options", "bad_deck"):
+        assert "{message}" not in json.dumps(words[f"error.{code}"])  # the fallback for a reason it does not know
+
+
+def test_engine_errors_carry_their_reason_to_the_wire():
+    e = game_errors.BadOptions("x", reason="option_range", params={"option": "win_score", "low": 1, "high": 9})
+    assert e.wire_params() == {"reason": "option_range", "option": "win_score", "low": 1, "high": 9}
+    assert game_errors.BadAction("y").wire_params() == {}  # no reason: the code's own words
+    copy = pickle.loads(pickle.dumps(e))
+    assert (str(copy), copy.reason, copy.params) == ("x", "option_range", e.params)
+
+
 def test_domain_error_shape():
     e = DomainError("too_many_matches", "you already have 5 matches waiting", params={"limit": 5})
     assert (e.code, e.message, e.params, str(e)) == (

@@ -28,7 +28,7 @@ async def list_decks(session: SessionDep, user: CurrentUser, game: GameQuery = N
     openapi_extra=errors("not_found", "bad_deck", "name_taken", "too_many_decks", unstated=["bad_deck"]),
 )
 async def create_deck(body: DeckIn, request: Request, session: SessionDep, user: CurrentUser) -> dict[str, Any]:
-    """Save a deck; the game's rules check it (422 ``bad_deck`` with the reason); 429
+    """Save a deck; the game's rules check it (422 ``bad_deck`` with ``params.reason``); 429
     ``too_many_decks`` past ``settings.max_decks_per_user``."""
     limit = request.app.state.settings.max_decks_per_user
     return service.deck_json(await service.create_deck(session, user.id, body.game, body.name, body.data, limit=limit))

@@ -39,7 +39,8 @@ def validate(game: str, data: dict[str, Any]) -> dict[str, Any]:
     """The game's normal form of ``data``.
 
     :raises DomainError: ``not_found`` for an unknown game, ``bad_deck`` for a deck the game's
-        rules refuse (the message says why); ``params``: ``{"game"}``.
+        rules refuse: ``params`` ``{"game", "reason", ...}`` with the rules' reason and values
+        (:data:`app.errors.ErrorCode.BAD_DECK` lists them; the message says it in English).
     """
     rules = all_games().get(game)
     if rules is None:
@@ -47,7 +48,7 @@ def validate(game: str, data: dict[str, Any]) -> dict[str, Any]:
     try:
         normal: dict[str, Any] = rules.validate_deck(data)
     except GameError as exc:
-        raise DomainError(ErrorCode.BAD_DECK, str(exc), params={"game": game}) from None
+        raise DomainError(ErrorCode.BAD_DECK, str(exc), params={"game": game, **exc.wire_params()}) from None
     return normal
 
 

@@ -51,7 +51,8 @@ async def create_match(body: CreateMatch, request: Request, user: CurrentUser) -
 
     The clock: `turn_seconds` per turn (the default clock), or a time bank (`"clock": "bank"`,
     `bank_seconds` and `increment_seconds`). A time bank takes no `turn_seconds`, the per-turn
-    clock no bank options, and a match with computer seats is timed (`bad_options` otherwise)."""
+    clock no bank options, and a match with computer seats is timed (`bad_options` otherwise).
+    `bad_options` says why in `params.reason`, with the values the words need (docs/errors.md)."""
     return await _service(request).create_match(
         user.id,
         body.game,

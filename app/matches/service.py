@@ -140,6 +140,17 @@ def new_match(
     return m
 
 
+def _bad_options(reason: str, message: str, **params: Any) -> DomainError:
+    """The ``bad_options`` error: ``params`` are ``{"reason": reason, **params}``."""
+    return DomainError("bad_options", message, params={"reason": reason, **params})
+
+
+def _refused_by_rules(exc: GameError) -> DomainError:
+    """The ``bad_options`` error of options the game's rules refuse: the engine's message, and its
+    ``reason`` and ``params`` (:class:`~app.games.core.errors.BadOptions` lists them)."""
+    return DomainError("bad_options", str(exc), params=exc.wire_params())
+
+
 def _too_many_matches(open_count: int) -> DomainError:
     return DomainError(
         "too_many_matches", f"you already have {open_count} matches waiting for players; cancel one first"
@@ -232,7 +243,12 @@ class MatchService(ComputerSeats, MatchReads):
             ``origin_ref``, what it belongs to); default ``rated`` or ``casual`` as ``options``
             say. Whether a challenge or tournament match is rated is its ``rated`` option.
         :returns: the public match info (:func:`app.matches.views.match_info`).
-        :raises DomainError: ``bad_options`` for an unknown game, option, level, seat or count.
+        :raises DomainError: ``bad_options`` with ``params.reason``: as :meth:`check_options`, and
+            for the seats: ``computer_seat`` (``seat``: not a seat of the match, or given twice),
+            ``no_computer`` (``game``: it has no computer player), ``computer_level`` (``level``,
+            ``levels``: the game's), ``all_computer`` (every seat is the computer's, none left for
+            the creator), ``seat_taken`` (``seat``: the creator's seat is the computer's or not in
+            the match); ``too_many_matches``.
         """
         players, opts = self.check_options(game, options, players=players, has_bots=bool(bots))
         if origin is not None and origin not in (CHALLENGE, TOURNAMENT):
@@ -240,22 +256,29 @@ class MatchService(ComputerSeats, MatchReads):
         bot_by_seat: dict[int, str] = {}
         for b in bots:
             if not 0 <= b.seat < players or b.seat in bot_by_seat:
-                raise DomainError("bad_options", f"bad computer seat {b.seat}")
+                raise _bad_options("computer_seat", f"bad computer seat {b.seat}", seat=b.seat)
             levels = bot_levels(game)
+            if not levels:
+                raise _bad_options("no_computer", f"{game} has no computer player", game=game)
             level = b.level or DEFAULT_DIFFICULTY
             if level in DIFFICULTIES and len(levels) == len(DIFFICULTIES):  # a difficulty: its level
                 level = difficulty_levels(levels)[level]
             if level not in levels:
-                raise DomainError("bad_options", f"unknown computer level {b.level!r}; {game} offers {levels}")
+                raise _bad_options(
+                    "computer_level",
+                    f"unknown computer level {b.level!r}; {game} offers {levels}",
+                    level=b.level if b.level is not None else level,
+                    levels=levels,
+                )
             bot_by_seat[b.seat] = level
         free = [s for s in range(players) if s not in bot_by_seat]
         if user_id is not None:
             if seat is None:
                 if not free:
-                    raise DomainError("bad_options", "every seat is a computer seat")
+                    raise _bad_options("all_computer", "every seat is a computer seat")
                 seat = free[0]
             if seat not in free:
-                raise DomainError("bad_options", f"seat {seat} is not free")
+                raise _bad_options("seat_taken", f"seat {seat} is not free", seat=seat)
         now = self.clock.now()
         will_wait = any(s not in bot_by_seat and s != seat for s in range(players))
         m = new_match(
@@ -324,21 +347,32 @@ class MatchService(ComputerSeats, MatchReads):
         their options here first.
 
         :returns: ``(players, normalised options)``.
-        :raises DomainError: ``bad_options`` for an unknown game, option or seat count.
+        :raises DomainError: ``bad_options`` with ``params.reason``: ``unknown_game`` (``game``),
+            ``player_count`` (``min``, ``max``, ``players``); the clock's (:func:`~app.matches.
+            time_control.normalize_time_control`); ``option_type`` (``option``, ``type``) for a
+            flag (``spectators``, ``rated``) that is not true or false; and the game's rules'
+            (:class:`~app.games.core.errors.BadOptions` lists them: ``unknown_option``,
+            ``option_choice``, ``option_range``, ``team_seats``, ...).
         """
         options = options or {}
         try:  # the variant's rules, where the game's options pick one
             rules = get_rules(game, {k: v for k, v in options.items() if k not in SERVICE_OPTIONS})
         except BadOptions as exc:
-            raise DomainError("bad_options", str(exc)) from None
+            raise _refused_by_rules(exc) from None
         players = players or rules.min_players
         if not rules.min_players <= players <= rules.max_players:
-            raise DomainError("bad_options", f"{game} is for {rules.min_players}-{rules.max_players} players")
+            raise _bad_options(
+                "player_count",
+                f"{game} is for {rules.min_players}-{rules.max_players} players",
+                min=rules.min_players,
+                max=rules.max_players,
+                players=players,
+            )
         opts = self._normalize_options(rules, options, has_bots=has_bots)
         try:  # options that depend on the number of seats (Fantasy súboj's teams, its packs)
             rules.initial_state(players, {k: v for k, v in opts.items() if k not in SERVICE_OPTIONS})
         except GameError as exc:
-            raise DomainError("bad_options", str(exc)) from None
+            raise _refused_by_rules(exc) from None
         return players, opts
 
     async def start_waiting(self, match_id: int, *, background: bool = False) -> bool:
@@ -376,11 +410,11 @@ class MatchService(ComputerSeats, MatchReads):
         for name in ("spectators", "rated"):
             flags[name] = service.get(name, SERVICE_OPTIONS[name])
             if not isinstance(flags[name], bool):
-                raise DomainError("bad_options", f"{name} must be true or false")
+                raise _bad_options("option_type", f"{name} must be true or false", option=name, type="boolean")
         try:
             game_opts = rules.normalize_options(game_opts)
         except GameError as exc:
-            raise DomainError("bad_options", str(exc)) from None
+            raise _refused_by_rules(exc) from None
         return {**game_opts, **clock, **flags}
 
     async def join(

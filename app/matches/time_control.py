@@ -115,14 +115,26 @@ class TimeControl:
         return now + timedelta(milliseconds=bank_ms)
 
 
+def _bad_options(reason: str, message: str, **params: Any) -> DomainError:
+    """The ``bad_options`` error: ``params`` are ``{"reason": reason, **params}``."""
+    return DomainError("bad_options", message, params={"reason": reason, **params})
+
+
 def _seconds(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
     """``options[name]`` (or ``default``), a JSON integer in ``low..high``.
 
-    :raises DomainError: ``bad_options`` naming the option and its range.
+    :raises DomainError: ``bad_options``, ``reason`` ``option_range`` with ``option`` (``name``),
+        ``low`` and ``high`` (seconds).
     """
     value = options.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DomainError("bad_options", f"{name} must be a whole number of seconds from {low} to {high}")
+        raise _bad_options(
+            "option_range",
+            f"{name} must be a whole number of seconds from {low} to {high}",
+            option=name,
+            low=low,
+            high=high,
+        )
     return value
 
 
@@ -138,31 +150,44 @@ def normalize_time_control(options: Mapping[str, Any], *, default_turn: int, has
 
     :param has_bots: the match has computer seats (they need a timed match: the computer must be
         able to take a seat over).
-    :raises DomainError: ``bad_options``: an unknown clock, a value out of range or not a whole
-        number, the bank's options with a per-turn clock or ``turn_seconds`` with a bank, or an
-        untimed match with computer seats.
+    :raises DomainError: ``bad_options`` with ``params.reason``: an unknown clock
+        (``option_choice``: ``option`` ``clock``, ``choices``), a value out of range or not a whole
+        number (``option_range``: ``option``, ``low``, ``high``; ``turn_seconds`` may also be 0),
+        ``turn_seconds`` with a bank (``needs_turn_clock``: ``option``), the bank's options with a
+        per-turn clock (``needs_bank_clock``: ``options``), or an untimed match with computer
+        seats (``computer_untimed``).
     """
     clock = options.get("clock", TURN)
     if clock not in CLOCKS:
-        raise DomainError("bad_options", f"clock must be one of {list(CLOCKS)}")
+        raise _bad_options(
+            "option_choice", f"clock must be one of {list(CLOCKS)}", option="clock", choices=list(CLOCKS)
+        )
     if clock == BANK:
         if "turn_seconds" in options:
-            raise DomainError("bad_options", "turn_seconds is for the per-turn clock; a time bank has bank_seconds")
+            raise _bad_options(
+                "needs_turn_clock",
+                "turn_seconds is for the per-turn clock; a time bank has bank_seconds",
+                option="turn_seconds",
+            )
         bank = _seconds(options, "bank_seconds", DEFAULT_BANK_SECONDS, MIN_BANK_SECONDS, MAX_BANK_SECONDS)
         increment = _seconds(options, "increment_seconds", DEFAULT_INCREMENT_SECONDS, 0, MAX_INCREMENT_SECONDS)
         return {"clock": BANK, "bank_seconds": bank, "increment_seconds": increment}
     extra = sorted({"bank_seconds", "increment_seconds"} & options.keys())
     if extra:
-        raise DomainError("bad_options", f"{', '.join(extra)} need clock: bank")
+        raise _bad_options("needs_bank_clock", f"{', '.join(extra)} need clock: bank", options=extra)
     turn = options.get("turn_seconds", default_turn)
     if (
         isinstance(turn, bool)
         or not isinstance(turn, int)
         or not (turn == 0 or MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS)
     ):
-        raise DomainError(
-            "bad_options", f"turn_seconds must be 0 (untimed) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+        raise _bad_options(
+            "option_range",
+            f"turn_seconds must be 0 (untimed) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}",
+            option="turn_seconds",
+            low=MIN_TURN_SECONDS,
+            high=MAX_TURN_SECONDS,
         )
     if turn == 0 and has_bots:
-        raise DomainError("bad_options", "a match with computer seats must be timed (turn_seconds > 0)")
+        raise _bad_options("computer_untimed", "a match with computer seats must be timed (turn_seconds > 0)")
     return {"turn_seconds": turn}

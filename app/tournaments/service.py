@@ -7,8 +7,12 @@ database write lock on SQLite), so a player limit holds with two processes. Erro
 * ``forbidden`` (``params.reason``): ``not_master``, creating without being a Master (or higher)
   or an administrator; ``not_organiser``, starting someone else's tournament.
 * ``not_found``: no such tournament; withdrawing or checking in without being registered.
-* ``bad_options``: a game the format cannot run (it needs two seats), options the game refuses,
-  an untimed tournament, a bad number of rounds or players, a start time in the past.
+* ``bad_options`` with ``params.reason``: ``option_choice`` (``option`` ``format``, ``choices``),
+  ``unknown_game`` (``game``), ``format_game`` (``format``, ``game``: the format cannot run the
+  game, which needs two seats), ``option_range`` (``option`` ``max_players`` or ``rounds``,
+  ``low``, ``high``), ``untimed`` (``turn_seconds`` not above 0), ``starts_at`` (not a time in the
+  future with its time zone), and the match service's check of the options
+  (:meth:`~app.matches.service.MatchService.check_options`).
 * ``conflict`` with ``params.reason``: ``not_registering`` (it has started or is over),
   ``full``, ``already_registered``, ``not_in_clan`` (a clan-only tournament, or creating one
   outside a clan), ``checkin_not_open`` (``params.opens_at``), ``not_running``,
@@ -93,6 +97,10 @@ class NewTournament:
     rated: bool = False
 
 
+def _bad_options(reason: str, message: str, **params: Any) -> DomainError:
+    return DomainError(ErrorCode.BAD_OPTIONS, message, params={"reason": reason, **params})
+
+
 def _conflict(reason: str, message: str, **params: Any) -> DomainError:
     return DomainError(ErrorCode.CONFLICT, message, params={"reason": reason, **params})
 
@@ -128,24 +136,40 @@ class TournamentService:
             if not await may_organise(session, user_id):  # may not learns nothing of the rules
                 raise _not_master()
         if new.format not in FORMATS:
-            raise DomainError(ErrorCode.BAD_OPTIONS, f"format must be one of {FORMATS}")
+            raise _bad_options(
+                "option_choice", f"format must be one of {FORMATS}", option="format", choices=list(FORMATS)
+            )
+        try:
+            get_rules(new.game, {})
+        except BadOptions as exc:
+            raise DomainError(ErrorCode.BAD_OPTIONS, str(exc), params=exc.wire_params()) from None
         if not supports(new.format, new.game):
-            raise DomainError(ErrorCode.BAD_OPTIONS, f"{new.format} cannot run {new.game}")
+            raise _bad_options("format_game", f"{new.format} cannot run {new.game}", format=new.format, game=new.game)
         if not 2 <= new.max_players <= MAX_PLAYERS:
-            raise DomainError(ErrorCode.BAD_OPTIONS, f"max_players must be from 2 to {MAX_PLAYERS}")
+            raise _bad_options(
+                "option_range",
+                f"max_players must be from 2 to {MAX_PLAYERS}",
+                option="max_players",
+                low=2,
+                high=MAX_PLAYERS,
+            )
         if isinstance(new.turn_seconds, bool) or not isinstance(new.turn_seconds, int) or new.turn_seconds <= 0:
-            raise DomainError(ErrorCode.BAD_OPTIONS, "a tournament's matches are timed: turn_seconds > 0")
+            raise _bad_options("untimed", "a tournament's matches are timed: turn_seconds > 0")
         rounds = 0
         if new.format == SWISS:
             rounds = new.rounds or recommended_rounds(new.max_players)
-            if not 1 <= rounds <= min(MAX_SWISS_ROUNDS, new.max_players - 1):
-                raise DomainError(
-                    ErrorCode.BAD_OPTIONS,
-                    f"a Swiss of {new.max_players} players has 1 to {min(MAX_SWISS_ROUNDS, new.max_players - 1)} rounds",
+            most = min(MAX_SWISS_ROUNDS, new.max_players - 1)
+            if not 1 <= rounds <= most:
+                raise _bad_options(
+                    "option_range",
+                    f"a Swiss of {new.max_players} players has 1 to {most} rounds",
+                    option="rounds",
+                    low=1,
+                    high=most,
                 )
         now = self.clock.now()
         if new.starts_at.tzinfo is None or new.starts_at <= now:
-            raise DomainError(ErrorCode.BAD_OPTIONS, "starts_at must be a time in the future, with its time zone")
+            raise _bad_options("starts_at", "starts_at must be a time in the future, with its time zone")
         _players, options = self.matches.check_options(
             new.game, {**(new.options or {}), "turn_seconds": new.turn_seconds, "rated": new.rated}, players=2
         )

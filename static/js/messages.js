@@ -4,7 +4,9 @@
 // developers and is shown only for a code this table does not know.
 //
 // One table, `WORDS` (English, the source), key -> template. An error's key is "error.<code>", or
-// "error.<code>.<reason>" when its params carry a `reason` that has an entry of its own. A template is
+// "error.<code>.<reason>" when its params carry a `reason` that has an entry of its own, or
+// "error.<code>.<reason>.<option>" when they also name an `option` that has one (bad_options'
+// option_range for turn_seconds: the time per turn's own words). A template is
 //   - a string with {name} placeholders filled from the params ("Passwords need at least {min} characters."),
 //   - or a list of such strings, most specific first: the first whose placeholders are all in the
 //     params is used, so "You already have {count} matches waiting" falls back to a sentence
@@ -19,9 +21,9 @@
 // English. Keep WORDS JSON-shaped (double quotes, whole-line // comments): app/i18n/catalogs.py
 // reads it for the checks in tests/i18n/. How to add a string or a language: docs/i18n.md.
 //
-// {message} in an error template is the server's English sentence. Only two codes use it, for
-// reasons the rules engines do not yet send as codes: bad_deck (why a deck breaks the game's
-// rules) and bad_options (which option or seat is refused); a translated table can leave it out.
+// The server's English `message` never goes into a template: bad_deck and bad_options say why as a
+// code like the others (`params.reason`, as app/errors.py lists them, with the values the words
+// need); "error.<code>" alone words a reason this table does not know yet.
 
 /** English, the default table. Keys: "error.<code>", "log.<kind>", "reason.<reason>", "br.step.<code>". */
 export const WORDS = {
@@ -53,7 +55,7 @@ export const WORDS = {
     "You already have too many matches waiting for players; cancel one first.",
   ],
   "error.not_finished": "The replay opens when the match is over.",
-  "error.bad_options": ["These match settings are not accepted: {message}.", "These match settings are not accepted."],
+  "error.bad_options": "These match settings are not accepted.",
   "error.validation_error": ["Something in the form is not right (“{field}”).", "Something in the form is not right."],
   "error.name_taken": [
     "The name “{name}” is taken: choose another one.", "The tag “{tag}” is taken: choose another one.",
@@ -69,13 +71,57 @@ export const WORDS = {
   "error.weak_password.repeated": "A password cannot be one character repeated.",
   "error.weak_password.same_as_name": "A password cannot be the same as the name.",
   "error.bad_credentials": "Wrong name or password.",
-  "error.bad_deck": ["The rules do not allow this deck: {message}.", "The rules do not allow this deck."],
+  "error.bad_deck": "The rules do not allow this deck.",
   "error.too_many_decks": ["You already have {limit} saved decks; delete one first.", "You have too many saved decks; delete one first."],
   "error.too_many_tokens": ["You already have {limit} API tokens; revoke one first.", "You have too many API tokens; revoke one first."],
   "error.too_many_connections": [
     "Too many open connections ({limit} per {per}); close another tab.", "Too many open connections; close another tab.",
   ],
   "error.unsupported_media_type": "The server only accepts JSON here.",
+  // refused match, challenge and tournament settings (bad_options) and saved decks (bad_deck): the
+  // reasons app/errors.py lists; "error.bad_options.<reason>.<option>" words one option's range or choice
+  "error.bad_options.unknown_game": ["There is no game “{game}”.", "There is no such game."],
+  "error.bad_options.player_count": ["This game is for {min} to {max} players.", "This game is not for that number of players."],
+  "error.bad_options.unknown_option": "This game has no such setting.",
+  "error.bad_options.option_type": "A setting has a value of the wrong kind.",
+  "error.bad_options.option_choice": "A setting has a value that is not on offer.",
+  "error.bad_options.option_choice.clock": "Choose the clock: a time per turn or a time bank.",
+  "error.bad_options.option_choice.variant": "This game has no such variant.",
+  "error.bad_options.option_choice.format": "Choose a tournament format from the list.",
+  "error.bad_options.option_range": ["A setting is out of range: it goes from {low} to {high}.", "A setting is out of range."],
+  "error.bad_options.option_range.turn_seconds": ["The time per turn is 0 (untimed) or from {low} to {high} seconds.", "That time per turn is not allowed."],
+  "error.bad_options.option_range.bank_seconds": ["A time bank is from {low} to {high} seconds.", "That time bank is not allowed."],
+  "error.bad_options.option_range.increment_seconds": ["The time added per move is from {low} to {high} seconds.", "That added time is not allowed."],
+  "error.bad_options.option_range.max_players": ["A tournament takes from {low} to {high} players.", "A tournament cannot take that many players."],
+  "error.bad_options.option_range.rounds": ["A Swiss tournament of this size has from {low} to {high} rounds.", "A Swiss tournament of this size cannot have that many rounds."],
+  "error.bad_options.needs_turn_clock": "A time per turn goes with the per-turn clock, not with a time bank.",
+  "error.bad_options.needs_bank_clock": "A time bank's settings go with the time bank clock, not with the per-turn clock.",
+  "error.bad_options.computer_untimed": "A match with the computer needs a clock: choose a time per turn.",
+  "error.bad_options.untimed": "These matches need a clock: choose a time per turn.",
+  "error.bad_options.computer_seat": "The computer cannot take that seat.",
+  "error.bad_options.no_computer": "The computer does not play this game.",
+  "error.bad_options.computer_level": "The computer has no such level in this game.",
+  "error.bad_options.all_computer": "Every seat is the computer's: leave one for yourself.",
+  "error.bad_options.seat_taken": "That seat is not free: choose another one.",
+  "error.bad_options.start_score": ["The starting score must be lower than the winning score ({win_score}).", "The starting score must be lower than the winning score."],
+  "error.bad_options.team_number": ["Each team is named by a number from {low} to {high}.", "Each team is named by a number."],
+  "error.bad_options.team_seats": ["The teams do not fit the seats: give each of the {seats} seats one team.", "The teams do not fit: teams can be given to at most {max} seats.", "The teams do not fit the seats: give each seat one team."],
+  "error.bad_options.one_team": "A team match needs at least two teams.",
+  "error.bad_options.packs": "Too few packs to deal three units to every seat: add a pack or play with fewer seats.",
+  "error.bad_options.center_treasure": ["The treasure in the centre is unlimited or a number from {low} to {high}.", "That treasure in the centre is not allowed."],
+  "error.bad_options.too_few_cards": "There are too few cards to deal to this many players.",
+  "error.bad_options.format_game": "This tournament format cannot run this game.",
+  "error.bad_options.starts_at": "The start must be a time in the future.",
+  "error.bad_deck.no_decks": "This game has no saved decks.",
+  "error.bad_deck.shape": "The saved deck does not have the form this game needs.",
+  "error.bad_deck.towers": "Put the three big castles in the three towers, one in each.",
+  "error.bad_deck.rows": "The small castles stand in four rows of four.",
+  "error.bad_deck.unknown_castle": "The setup names a castle this game does not have.",
+  "error.bad_deck.formation": "Your rows must hold exactly the sixteen small castles of your side, no more and no fewer of each kind.",
+  "error.bad_deck.unknown_hero": ["There is no hero “{hero}”.", "There is no such hero."],
+  "error.bad_deck.weapon_count": ["A hero carries from {min} to {max} weapons; this one has {count}.", "A hero carries from 1 to 5 weapons."],
+  "error.bad_deck.unknown_weapon": "The loadout names a weapon this game does not have.",
+  "error.bad_deck.weapon_twice": "A hero may carry each weapon only once.",
   // clans (app/clans/service.py lists the reasons)
   "error.forbidden.not_member": "Only the clan's players may do that.",
   "error.forbidden.not_officer": "Only the clan's leader or an officer may do that.",
@@ -1778,10 +1824,11 @@ export function errorText(err) {
   if (!err) return "";
   const code = err.code || "internal_error";
   const params = { ...(err.params || {}) };
-  if ((code === "bad_deck" || code === "bad_options") && err.message) params.message = String(err.message).replace(/[.\s]+$/, "");
   const fallback = err.message || say("error.internal_error");
   if (params.reason !== undefined && knows(`error.${code}.${params.reason}`)) {
-    return say(`error.${code}.${params.reason}`, params, say(`error.${code}`, params, fallback));
+    const words = say(`error.${code}.${params.reason}`, params, say(`error.${code}`, params, fallback));
+    const option = typeof params.option === "string" ? `error.${code}.${params.reason}.${params.option}` : "";
+    return option && knows(option) ? say(option, params, words) : words;
   }
   return say(`error.${code}`, params, fallback);
 }

@@ -157,6 +157,81 @@ def test_options_the_rules_refuse_at_the_start_are_refused_at_creation(client):
     body = {"game": "fantasy_duel", "players": 2, "options": {"teams": [0]}, "computer": [{"seat": 1}]}
     r = client.post("/api/matches", json=body, headers=token)
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_options"
+    assert r.json()["error"]["params"] == {"reason": "team_seats", "seats": 2, "count": 1}
+
+
+RUNES_OPTIONS = ["max_turns", "r2p5_bonus_kind", "start_score", "win_score", "zero_blocks_swap_all"]
+ONE = [{"seat": 1}]
+
+#: a body ``POST /api/matches`` refuses (beside ``"game": "battle_runes"``) and the ``params`` it
+#: answers with: every reason of ``bad_options`` (app/errors.py) a match's creator can meet
+REFUSED_MATCHES = [
+    ({"game": "chess"}, {"reason": "unknown_game", "game": "chess"}),
+    ({"players": 3}, {"reason": "player_count", "min": 2, "max": 2, "players": 3}),
+    ({"options": {"colour": "red"}}, {"reason": "unknown_option", "option": "colour", "options": RUNES_OPTIONS}),
+    ({"options": {"start_score": 2.5}}, {"reason": "option_type", "option": "start_score", "type": "integer"}),
+    ({"options": {"spectators": "yes"}}, {"reason": "option_type", "option": "spectators", "type": "boolean"}),
+    (
+        {"options": {"r2p5_bonus_kind": "sideways"}},
+        {"reason": "option_choice", "option": "r2p5_bonus_kind", "choices": ["destruction", "construction"]},
+    ),
+    (
+        {"game": "stratego_junior", "options": {"variant": "classic"}},
+        {"reason": "option_choice", "option": "variant", "choices": ["quest", "victory"]},
+    ),
+    ({"options": {"clock": "fischer"}}, {"reason": "option_choice", "option": "clock", "choices": ["turn", "bank"]}),
+    ({"options": {"win_score": 10**6}}, {"reason": "option_range", "option": "win_score", "low": 1, "high": 10_000}),
+    (
+        {"options": {"turn_seconds": 1}},
+        {"reason": "option_range", "option": "turn_seconds", "low": 2, "high": 7 * 24 * 3600},
+    ),
+    (
+        {"options": {"clock": "bank", "bank_seconds": 1}},
+        {"reason": "option_range", "option": "bank_seconds", "low": 2, "high": 30 * 24 * 3600},
+    ),
+    (
+        {"options": {"clock": "bank", "increment_seconds": -1}},
+        {"reason": "option_range", "option": "increment_seconds", "low": 0, "high": 24 * 3600},
+    ),
+    ({"options": {"clock": "bank", "turn_seconds": 60}}, {"reason": "needs_turn_clock", "option": "turn_seconds"}),
+    ({"options": {"bank_seconds": 600}}, {"reason": "needs_bank_clock", "options": ["bank_seconds"]}),
+    ({"options": {"turn_seconds": 0}, "computer": ONE}, {"reason": "computer_untimed"}),
+    ({"options": {"start_score": 50, "win_score": 40}}, {"reason": "start_score", "start_score": 50, "win_score": 40}),
+    ({"computer": [{"seat": 2}]}, {"reason": "computer_seat", "seat": 2}),
+    ({"computer": [{"seat": 1}, {"seat": 1}]}, {"reason": "computer_seat", "seat": 1}),
+    (
+        {"computer": [{"seat": 1, "level": "grandmaster"}]},
+        {"reason": "computer_level", "level": "grandmaster", "levels": ["random", "greedy", "nash"]},
+    ),
+    ({"computer": [{"seat": 0}, {"seat": 1}]}, {"reason": "all_computer"}),
+    ({"seat": 1, "computer": ONE}, {"reason": "seat_taken", "seat": 1}),
+    (
+        {"game": "fantasy_duel", "players": 3, "options": {"teams": [0, 1, 0, 1]}},
+        {"reason": "team_seats", "seats": 3, "count": 4},
+    ),
+    ({"game": "fantasy_duel", "options": {"teams": [0, 1] * 5}}, {"reason": "team_seats", "max": 8, "count": 10}),
+    ({"game": "fantasy_duel", "options": {"teams": [0, 9]}}, {"reason": "team_number", "low": 0, "high": 7}),
+    ({"game": "fantasy_duel", "players": 4, "options": {"teams": [0, 0, 0, 0]}}, {"reason": "one_team"}),
+    (
+        {"game": "treasure_beasts", "options": {"center_treasure": 5000}},
+        {"reason": "center_treasure", "low": 0, "high": 1000},
+    ),
+]
+
+
+def test_refused_match_settings_say_why_as_codes_and_create_nothing(client):
+    """``bad_options`` says why in ``params.reason`` with the values the words need (the pages word
+    it from there: static/js/messages.js ``error.bad_options.<reason>``); the English ``message``
+    is for developers. A refused creation stores no match."""
+    token = _token(client, "refused")
+    for extra, params in REFUSED_MATCHES:
+        r = client.post("/api/matches", json={"game": "battle_runes", **extra}, headers=token)
+        assert r.status_code == 422, (extra, r.text)
+        error = r.json()["error"]
+        assert (error["code"], error["params"]) == ("bad_options", params), extra
+        assert error["message"], extra
+    for status in ("waiting", "active"):
+        assert client.get(f"/api/matches?mine=true&status={status}", headers=token).json() == {"matches": []}
 
 
 def _token(client, name: str) -> dict[str, str]:

@@ -73,27 +73,29 @@ def test_default_options():
 
 
 @pytest.mark.parametrize(
-    "options",
+    "options, reason",
     [
-        {"r2p5_bonus_kind": "build"},
-        {"zero_blocks_swap_all": 1},
-        {"max_turns": -1},
-        {"max_turns": "10"},
-        {"start_score": 0},
-        {"start_score": 50},
-        {"win_score": 0},
-        {"colour": "red"},
+        ({"r2p5_bonus_kind": "build"}, "option_choice"),
+        ({"zero_blocks_swap_all": 1}, "option_type"),
+        ({"max_turns": -1}, "option_range"),
+        ({"max_turns": "10"}, "option_type"),
+        ({"start_score": 0}, "option_range"),
+        ({"start_score": 50}, "start_score"),
+        ({"win_score": 0}, "option_range"),
+        ({"colour": "red"}, "unknown_option"),
     ],
 )
-def test_bad_options(options):
-    with pytest.raises(BadOptions):
+def test_bad_options(options, reason):
+    with pytest.raises(BadOptions) as refused:
         RULES.initial_state(2, options)
+    assert refused.value.reason == reason
 
 
 @pytest.mark.parametrize("players", [1, 3])
 def test_two_players_only(players):
-    with pytest.raises(BadOptions):
+    with pytest.raises(BadOptions) as refused:
         RULES.initial_state(players, {})
+    assert refused.value.wire_params() == {"reason": "player_count", "min": 2, "max": 2, "players": players}
 
 
 # ------------------------------------------------------------------------------------------ dealing

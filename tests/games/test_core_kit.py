@@ -322,8 +322,9 @@ def test_base_rules_resign_visibility_and_codec():
     assert rules.secrets(state, None) == ()
     with pytest.raises(BadAction):
         rules.decode_action({"roll": True})
-    with pytest.raises(BadAction):
+    with pytest.raises(BadAction) as refused:
         rules.validate_deck({})
+    assert refused.value.wire_params() == {"reason": "no_decks"}
 
     @dataclass(frozen=True, slots=True)
     class Three:

@@ -191,21 +191,29 @@ def test_level_1_allows_the_same_weapon_twice():
 
 
 @pytest.mark.parametrize(
-    "data, message",
+    "data, message, reason",
     [
-        ({"hero": "NOPE", "weapons": ["IRON"]}, "unknown hero"),
-        ({"hero": "BRAM", "weapons": []}, "1 to 5 weapons"),
-        ({"hero": "BRAM", "weapons": ["IRON", "SALT", "MRSH", "TINS", "KIND", "QRRY"]}, "1 to 5 weapons"),
-        ({"hero": "BRAM", "weapons": ["IRON", "XXXX"]}, "unknown weapon"),
-        ({"hero": "BRAM", "weapons": ["IRON", "IRON"]}, "only once"),
-        ({"hero": "BRAM", "weapons": "IRON"}, "list of weapon codes"),
-        ({"hero": "BRAM"}, "a loadout is"),
-        (["BRAM", "IRON"], "a loadout is"),
+        ({"hero": "NOPE", "weapons": ["IRON"]}, "unknown hero", "unknown_hero"),
+        ({"hero": 7, "weapons": ["IRON"]}, "unknown hero", "unknown_hero"),
+        ({"hero": "BRAM", "weapons": []}, "1 to 5 weapons", "weapon_count"),
+        (
+            {"hero": "BRAM", "weapons": ["IRON", "SALT", "MRSH", "TINS", "KIND", "QRRY"]},
+            "1 to 5 weapons",
+            "weapon_count",
+        ),
+        ({"hero": "BRAM", "weapons": ["IRON", "XXXX"]}, "unknown weapon", "unknown_weapon"),
+        ({"hero": "BRAM", "weapons": ["IRON", "IRON"]}, "only once", "weapon_twice"),
+        ({"hero": "BRAM", "weapons": "IRON"}, "list of weapon codes", "shape"),
+        ({"hero": "BRAM"}, "a loadout is", "shape"),
+        (["BRAM", "IRON"], "a loadout is", "shape"),
     ],
 )
-def test_validate_deck_refuses_with_a_clear_message(data, message):
-    with pytest.raises(BadAction, match=message):
+def test_validate_deck_refuses_with_a_clear_message(data, message, reason):
+    """The English message for developers, the reason (and JSON-safe params) for the pages' words."""
+    with pytest.raises(BadAction, match=message) as refused:
         SHIPPED.validate_deck(data)
+    assert refused.value.reason == reason
+    assert json.loads(json.dumps(refused.value.params)) == refused.value.params
 
 
 def test_validate_deck_normal_form():

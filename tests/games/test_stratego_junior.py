@@ -347,17 +347,29 @@ def test_validate_deck_normalises_and_explains():
         RULES.validate_deck({"towers": tuple(payload["towers"]), "rows": [tuple(r) for r in payload["rows"]]})
         == payload
     )
-    with pytest.raises(BadAction, match="knight: 4 instead of 3"):
+    with pytest.raises(BadAction, match="knight: 4 instead of 3") as refused:
         RULES.validate_deck({**payload, "rows": [["knight", *payload["rows"][0][1:]], *payload["rows"][1:]]})
-    with pytest.raises(BadAction, match="towers"):
+    assert (
+        refused.value.reason == "formation"
+        and {"castle": "knight", "count": 4, "need": 3} in refused.value.params["castles"]
+    )
+    with pytest.raises(BadAction, match="towers") as refused:
         RULES.validate_deck({**payload, "towers": ["flag", "flag", "jester"]})
-    with pytest.raises(BadAction, match="rows"):
+    assert refused.value.wire_params() == {
+        "reason": "towers",
+        "towers": 3,
+        "castles": ["black_knight", "flag", "jester"],
+    }
+    with pytest.raises(BadAction, match="rows") as refused:
         RULES.validate_deck({**payload, "rows": payload["rows"][:2]})
-    with pytest.raises(BadAction, match="unknown castle"):
+    assert refused.value.wire_params() == {"reason": "rows", "rows": 4, "columns": 4}
+    with pytest.raises(BadAction, match="unknown castle") as refused:
         RULES.validate_deck({**payload, "rows": [[1, 2, 3, 4], *payload["rows"][1:]]})
+    assert refused.value.wire_params() == {"reason": "unknown_castle", "castle": "1"}
     for junk in (None, [], "deck", {"towers": []}, {"towers": [], "rows": [], "x": 1}):
-        with pytest.raises(BadAction):
+        with pytest.raises(BadAction) as refused:
             RULES.validate_deck(junk)
+        assert refused.value.reason == "shape"
 
 
 def test_a_deck_works_for_either_colour():

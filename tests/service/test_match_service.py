@@ -87,45 +87,57 @@ async def test_join_errors(env):
 
 
 @pytest.mark.parametrize(
-    "options, code",
+    "options, reason",
     [
-        ({"turn_seconds": -1}, "bad_options"),
-        ({"turn_seconds": "soon"}, "bad_options"),
-        ({"no_such_option": 1}, "bad_options"),
-        ({"r2p5_bonus_kind": "sideways"}, "bad_options"),
-        ({"win_score": 10**20}, "bad_options"),
-        ({"max_turns": 1e300}, "bad_options"),
-        ({"start_score": 2.5}, "bad_options"),
-        ({"turn_seconds": 1}, "bad_options"),
+        ({"turn_seconds": -1}, "option_range"),
+        ({"turn_seconds": "soon"}, "option_range"),
+        ({"no_such_option": 1}, "unknown_option"),
+        ({"r2p5_bonus_kind": "sideways"}, "option_choice"),
+        ({"win_score": 10**20}, "option_range"),
+        ({"max_turns": 1e300}, "option_type"),
+        ({"start_score": 2.5}, "option_type"),
+        ({"turn_seconds": 1}, "option_range"),
     ],
 )
-async def test_create_rejects_bad_options(env, options, code):
+async def test_create_rejects_bad_options(env, options, reason):
     with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "battle_runes", options)
-    assert e.value.code == code
+    assert e.value.code == "bad_options" and e.value.params["reason"] == reason
+    assert await env.service.list_matches(status="waiting") == []
 
 
 async def test_create_rejects_untimed_computer_match_and_unknown_game(env):
     with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "battle_runes", {"turn_seconds": 0}, bots=[BotSeat(1)])
-    assert e.value.code == "bad_options"
+    assert (e.value.code, e.value.params) == ("bad_options", {"reason": "computer_untimed"})
     with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "chess", {})
-    assert e.value.code == "bad_options"
+    assert (e.value.code, e.value.params) == ("bad_options", {"reason": "unknown_game", "game": "chess"})
     with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], "battle_runes", {}, bots=[BotSeat(1, "grandmaster")])
     assert e.value.code == "bad_options"
+    assert e.value.params == {
+        "reason": "computer_level",
+        "level": "grandmaster",
+        "levels": ["random", "greedy", "nash"],
+    }
+    assert await env.service.list_matches(status=None) == []
 
 
 async def test_create_checks_options_against_the_number_of_seats(env):
     # Fantasy súboj's teams name one team per seat: a 2 vs 2 layout does not fit 3 seats, one team
     # is no team match; refused at creation (not when the last seat is taken), nothing stored
-    for players, teams in ((3, [0, 1, 0, 1]), (4, [0, 0, 0, 0]), (2, [0, 1, 0, 1])):
+    for players, teams, params in (
+        (3, [0, 1, 0, 1], {"reason": "team_seats", "seats": 3, "count": 4}),
+        (4, [0, 0, 0, 0], {"reason": "one_team"}),
+        (2, [0, 1, 0, 1], {"reason": "team_seats", "seats": 2, "count": 4}),
+    ):
         with pytest.raises(DomainError) as e:
             await env.service.create_match(
                 env.users[0], "fantasy_duel", {"teams": teams}, players=players, bots=[BotSeat(1)]
             )
         assert e.value.code == "bad_options" and "teams" in e.value.message
+        assert e.value.params == params
     assert await env.service.list_matches(status="waiting", game="fantasy_duel") == []
     info = await env.service.create_match(
         env.users[0], "fantasy_duel", {"teams": [0, 1, 0, 1]}, players=4, bots=[BotSeat(1), BotSeat(2)]

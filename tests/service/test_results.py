@@ -227,7 +227,10 @@ async def test_rated_is_an_origin_the_creator_chooses(env):
     assert (await _match(env, rated["id"])).origin == "rated"
     with pytest.raises(DomainError) as e:
         await env.service.create_match(alice, "battle_runes", {"rated": "yes"})
-    assert e.value.code == "bad_options"
+    assert (e.value.code, e.value.params) == (
+        "bad_options",
+        {"reason": "option_type", "option": "rated", "type": "boolean"},
+    )
 
 
 async def test_a_variant_plays_by_its_own_rules_everywhere(env, toy):
@@ -246,7 +249,8 @@ async def test_a_variant_plays_by_its_own_rules_everywhere(env, toy):
     assert replay["steps"][-1]["view"]["points"] == [6, 2]
     with pytest.raises(DomainError) as e:
         await env.service.create_match(env.users[0], NAME, {"variant": "triple"})
-    assert e.value.code == "bad_options"
+    assert e.value.code == "bad_options" and e.value.params["reason"] == "option_choice"
+    assert e.value.params["option"] == "variant" and "triple" not in e.value.params["choices"]
 
 
 def test_the_migration_backfills_results_of_finished_matches(tmp_path):

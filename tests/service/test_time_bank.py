@@ -57,32 +57,40 @@ def test_time_control_options_are_normalized(options, stored):
     assert normalize_time_control(options, default_turn=60, has_bots=False) == stored
 
 
+BANK_RANGE = {"reason": "option_range", "option": "bank_seconds", "low": 2, "high": 30 * 24 * 3600}
+INCREMENT_RANGE = {"reason": "option_range", "option": "increment_seconds", "low": 0, "high": 24 * 3600}
+
+
 @pytest.mark.parametrize(
-    "options",
+    "options, params",
     [
-        {"clock": "fischer"},
-        {"clock": "bank", "bank_seconds": 1},
-        {"clock": "bank", "bank_seconds": "600"},
-        {"clock": "bank", "bank_seconds": True},
-        {"clock": "bank", "bank_seconds": 600.5},
-        {"clock": "bank", "increment_seconds": -1},
-        {"clock": "bank", "increment_seconds": 10**9},
-        {"clock": "bank", "turn_seconds": 60},
-        {"bank_seconds": 600},
-        {"clock": "turn", "increment_seconds": 5},
-        {"turn_seconds": 1},
+        ({"clock": "fischer"}, {"reason": "option_choice", "option": "clock", "choices": ["turn", "bank"]}),
+        ({"clock": "bank", "bank_seconds": 1}, BANK_RANGE),
+        ({"clock": "bank", "bank_seconds": "600"}, BANK_RANGE),
+        ({"clock": "bank", "bank_seconds": True}, BANK_RANGE),
+        ({"clock": "bank", "bank_seconds": 600.5}, BANK_RANGE),
+        ({"clock": "bank", "increment_seconds": -1}, INCREMENT_RANGE),
+        ({"clock": "bank", "increment_seconds": 10**9}, INCREMENT_RANGE),
+        ({"clock": "bank", "turn_seconds": 60}, {"reason": "needs_turn_clock", "option": "turn_seconds"}),
+        ({"bank_seconds": 600}, {"reason": "needs_bank_clock", "options": ["bank_seconds"]}),
+        (
+            {"clock": "turn", "increment_seconds": 5, "bank_seconds": 60},
+            {"reason": "needs_bank_clock", "options": ["bank_seconds", "increment_seconds"]},
+        ),
+        ({"turn_seconds": 1}, {"reason": "option_range", "option": "turn_seconds", "low": 2, "high": 7 * 24 * 3600}),
+        ({"turn_seconds": 0}, {"reason": "computer_untimed"}),
     ],
 )
-def test_bad_time_control_options_are_refused(options):
+def test_bad_time_control_options_are_refused(options, params):
     with pytest.raises(DomainError) as refused:
         normalize_time_control(options, default_turn=60, has_bots=True)
-    assert refused.value.code == "bad_options"
+    assert (refused.value.code, refused.value.params) == ("bad_options", params)
 
 
 async def test_a_bad_bank_creates_no_match(env):
     with pytest.raises(DomainError) as refused:
         await env.service.create_match(env.users[0], "battle_runes", {"clock": "bank", "bank_seconds": 0})
-    assert refused.value.code == "bad_options"
+    assert refused.value.code == "bad_options" and refused.value.params["option"] == "bank_seconds"
     assert (await env.service.list_matches(status=None)) == []
 
 

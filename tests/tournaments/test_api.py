@@ -53,16 +53,23 @@ def test_bad_tournaments_are_refused_and_change_nothing(client):
     lea = _login(client, "lea")
     _make_master(client, "lea")
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
-    for body, status in (
-        (_body(starts_at=past), 422),
-        (_body(rounds=4), 422),  # a Swiss of 4 has at most 3 rounds
-        (_body(options={"win_score": 0}), 422),
-        (_body(game="chess"), 422),
-        (_body(turn_seconds=0), 422),
-        (_body(clan_only=True), 409),
+    for body, status, params in (
+        (_body(starts_at=past), 422, {"reason": "starts_at"}),
+        # a Swiss of 4 has at most 3 rounds
+        (_body(rounds=4), 422, {"reason": "option_range", "option": "rounds", "low": 1, "high": 3}),
+        (
+            _body(options={"win_score": 0}),
+            422,
+            {"reason": "option_range", "option": "win_score", "low": 1, "high": 10_000},
+        ),
+        (_body(game="chess"), 422, None),  # the schema's list of games: validation_error
+        (_body(turn_seconds=0), 422, None),  # the schema's minimum
+        (_body(clan_only=True), 409, {"reason": "not_in_clan"}),
     ):
         r = client.post("/api/tournaments", json=body, headers=lea)
         assert r.status_code == status, (body, r.text)
+        if params is not None:
+            assert r.json()["error"]["params"] == params, body
     assert client.get("/api/tournaments").json() == {"upcoming": [], "running": [], "finished": []}
 
 

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from app.db.session import make_engine, make_sessionmaker
+from app.errors import DomainError
 from app.matches.clock import FakeClock
 from app.matches.hub import LocalHub
 from app.matches.models import ACTIVE, TOURNAMENT, Match, MatchSeat
@@ -23,7 +24,7 @@ from app.points.ledger import balance_of
 from app.points.models import RankChange
 from app.ratings.models import Rating
 from app.tournaments import results
-from app.tournaments.models import Tournament, TournamentBoard, TournamentPlayer, TournamentRound
+from app.tournaments.models import FORMATS, Tournament, TournamentBoard, TournamentPlayer, TournamentRound
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import NewTournament, TournamentService
 from app.tournaments.table import Field, standings
@@ -33,6 +34,7 @@ from tests.conftest import make_settings
 TURN = 30
 #: scores far apart, so a match ends only by the scripted resignation
 LONG = {"start_score": 500, "win_score": 1000}
+RUNES_OPTIONS = ["max_turns", "r2p5_bonus_kind", "start_score", "win_score", "zero_blocks_swap_all"]
 
 
 class Server:
@@ -205,3 +207,30 @@ async def test_an_eight_player_swiss_runs_to_the_end_with_a_restart(world):
     finally:
         await a.stop()
         await b.stop()
+
+
+async def test_refused_tournaments_say_why_and_store_nothing(world):
+    """The service's own checks, behind the route's schema (which refuses most of these first, as
+    ``validation_error``): each ``bad_options`` says why in ``params.reason``."""
+    _url, _settings, clock, server, ids = world
+    good = {
+        "name": "Cup",
+        "game": "battle_runes",
+        "format": "swiss",
+        "starts_at": clock.now() + timedelta(minutes=10),
+        "turn_seconds": TURN,
+    }
+    for changes, params in (
+        ({"format": "ladder"}, {"reason": "option_choice", "option": "format", "choices": list(FORMATS)}),
+        ({"game": "chess"}, {"reason": "unknown_game", "game": "chess"}),
+        ({"max_players": 65}, {"reason": "option_range", "option": "max_players", "low": 2, "high": 64}),
+        ({"turn_seconds": 0}, {"reason": "untimed"}),
+        ({"max_players": 4, "rounds": 4}, {"reason": "option_range", "option": "rounds", "low": 1, "high": 3}),
+        ({"starts_at": clock.now()}, {"reason": "starts_at"}),
+        ({"options": {"variant": "x"}}, {"reason": "unknown_option", "option": "variant", "options": RUNES_OPTIONS}),
+    ):
+        with pytest.raises(DomainError) as refused:
+            await server.tournaments.create(ids[8], NewTournament(**{**good, **changes}))
+        assert (refused.value.code, refused.value.params) == ("bad_options", params), changes
+    async with server.sessionmaker() as s:
+        assert await s.scalar(select(func.count()).select_from(Tournament)) == 0

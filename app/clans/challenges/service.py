@@ -28,8 +28,9 @@ Errors (:class:`app.errors.DomainError`): ``not_found`` (``tag``; ``reason`` ``c
 ``challenge_id``, ``board`` with ``board``, ``member`` with ``name``: that player is not in the
 side's clan), ``forbidden`` (``not_member``, ``not_officer``), ``conflict`` (``reason``:
 ``same_clan``, ``too_many_challenges`` with ``limit``, ``not_proposed``, ``not_accepted``,
-``deadline_passed``, ``board_started``, ``seat_taken``), ``bad_options`` (the match service's own
-check of the game and its options; also a challenge's boards must be timed and two-seat),
+``deadline_passed``, ``board_started``, ``seat_taken``), ``bad_options`` (``reason``: the match
+service's own check of the game and its options, :meth:`~app.matches.service.MatchService.
+check_options`, two seats included; ``untimed``: a challenge's boards must be timed),
 ``validation_error`` (``field``: ``boards`` or ``deadline``).
 
 Concurrency: a proposal locks both clans' rows (in the order of their tags, so two proposals
@@ -82,6 +83,11 @@ class OptionsCheck(Protocol):
 def clan_ref(clan: Clan) -> dict[str, Any]:
     """``{"id", "tag", "name"}`` of a clan, as history rows and reads name it."""
     return {"id": clan.id, "tag": clan.tag, "name": clan.name}
+
+
+def _bad_options(reason: str, message: str) -> DomainError:
+    """The ``bad_options`` error whose ``params`` are ``{"reason": reason}``."""
+    return DomainError(ErrorCode.BAD_OPTIONS, message, params={"reason": reason})
 
 
 def _is_sqlite(session: AsyncSession) -> bool:
@@ -192,7 +198,7 @@ async def propose(
         raise _bad("deadline", "the deadline is one hour to 30 days ahead")
     _players, opts = checker.check_options(game, options, players=SEATS)
     if not opts.get("turn_seconds"):
-        raise DomainError("bad_options", "a challenge's boards are timed (turn_seconds > 0), so every board ends")
+        raise _bad_options("untimed", "a challenge's boards are timed (turn_seconds > 0), so every board ends")
     pair = or_(
         (Challenge.challenger_id == challenger.id) & (Challenge.challenged_id == challenged.id),
         (Challenge.challenger_id == challenged.id) & (Challenge.challenged_id == challenger.id),

@@ -131,18 +131,32 @@ class BattleRunes(BaseRules[BattleRunesState, BattleRunesAction]):
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Fill defaults and check the options (section 4, AMBIGUITIES 3, 5, 13).
 
-        :raises BadOptions: unknown key, wrong type, ``max_turns`` < 0, ``win_score`` < 1, or
-            ``start_score`` outside 1..``win_score``-1.
+        :raises BadOptions: unknown key, wrong type, ``max_turns`` < 0 or ``win_score`` < 1
+            (``reason`` ``option_range``, as :meth:`~app.games.core.base.BaseRules.normalize_options`),
+            or ``start_score`` outside 1..``win_score``-1 (``start_score``: ``start_score``,
+            ``win_score``).
         """
         out = super().normalize_options(options)
         for key in ("max_turns", "start_score", "win_score"):
             out[key] = int(out[key])
         if out["max_turns"] < 0:
-            raise BadOptions(f"{self.name}: max_turns must be >= 0 (0 = no cap), got {out['max_turns']}")
+            raise BadOptions(
+                f"{self.name}: max_turns must be >= 0 (0 = no cap), got {out['max_turns']}",
+                reason="option_range",
+                params={"option": "max_turns", "low": 0, "high": int(self.option_ranges["max_turns"][1])},
+            )
         if out["win_score"] < 1:
-            raise BadOptions(f"{self.name}: win_score must be >= 1, got {out['win_score']}")
+            raise BadOptions(
+                f"{self.name}: win_score must be >= 1, got {out['win_score']}",
+                reason="option_range",
+                params={"option": "win_score", "low": 1, "high": int(self.option_ranges["win_score"][1])},
+            )
         if not 0 < out["start_score"] < out["win_score"]:
-            raise BadOptions(f"{self.name}: start_score must be between 1 and win_score - 1, got {out['start_score']}")
+            raise BadOptions(
+                f"{self.name}: start_score must be between 1 and win_score - 1, got {out['start_score']}",
+                reason="start_score",
+                params={"start_score": out["start_score"], "win_score": out["win_score"]},
+            )
         return out
 
     def initial_state(self, num_players: int, options: Mapping[str, JSON]) -> BattleRunesState:

@@ -54,22 +54,39 @@ class BaseRules(Generic[S, A]):
     def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
         """Fill defaults and check types against them.
 
-        :raises BadOptions: unknown key, wrong type, or a value outside ``option_choices`` or
-            ``option_ranges``.
+        :raises BadOptions: ``reason`` ``unknown_option`` (``option``, ``options``: the known
+            ones), ``option_type`` (``option``, ``type``: its JSON Schema type), ``option_choice``
+            (``option``, ``choices``) or ``option_range`` (``option``, ``low``, ``high``).
         """
         out = dict(self.default_options)
         for key, value in (options or {}).items():
             if key not in self.default_options:
-                raise BadOptions(f"{self.name}: unknown option {key!r}; known: {sorted(self.default_options)}")
+                raise BadOptions(
+                    f"{self.name}: unknown option {key!r}; known: {sorted(self.default_options)}",
+                    reason="unknown_option",
+                    params={"option": key, "options": sorted(self.default_options)},
+                )
             default = self.default_options[key]
             if default is not None and not _same_kind(default, value):
-                raise BadOptions(f"{self.name}: option {key!r} must be {type(default).__name__}, got {value!r}")
+                raise BadOptions(
+                    f"{self.name}: option {key!r} must be {type(default).__name__}, got {value!r}",
+                    reason="option_type",
+                    params={"option": key, "type": _json_type(default)},
+                )
             choices = self.option_choices.get(key)
             if choices is not None and value not in choices:
-                raise BadOptions(f"{self.name}: option {key!r} must be one of {list(choices)}, got {value!r}")
+                raise BadOptions(
+                    f"{self.name}: option {key!r} must be one of {list(choices)}, got {value!r}",
+                    reason="option_choice",
+                    params={"option": key, "choices": list(choices)},
+                )
             bounds = self.option_ranges.get(key)
             if bounds is not None and not bounds[0] <= value <= bounds[1]:
-                raise BadOptions(f"{self.name}: option {key!r} must be from {bounds[0]} to {bounds[1]}, got {value!r}")
+                raise BadOptions(
+                    f"{self.name}: option {key!r} must be from {bounds[0]} to {bounds[1]}, got {value!r}",
+                    reason="option_range",
+                    params={"option": key, "low": _number(bounds[0]), "high": _number(bounds[1])},
+                )
             out[key] = value
         return out
 
@@ -99,9 +116,14 @@ class BaseRules(Generic[S, A]):
         return {"type": "object", "properties": properties, "additionalProperties": False}
 
     def check_players(self, num_players: int) -> None:
-        """:raises BadOptions: ``num_players`` outside ``[min_players, max_players]``."""
+        """:raises BadOptions: ``num_players`` outside ``[min_players, max_players]`` (``reason``
+        ``player_count``; ``min``, ``max``, ``players``)."""
         if not (self.min_players <= num_players <= self.max_players):
-            raise BadOptions(f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}")
+            raise BadOptions(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}",
+                reason="player_count",
+                params={"min": self.min_players, "max": self.max_players, "players": num_players},
+            )
 
     # ------------------------------------------------------------------ the rules a game writes
 
@@ -128,9 +150,9 @@ class BaseRules(Generic[S, A]):
     def validate_deck(self, data: JSON) -> JSON:
         """Games without decks refuse every deck.
 
-        :raises BadAction: always, here.
+        :raises BadAction: always, here (``reason`` ``no_decks``).
         """
-        raise BadAction(f"{self.name} has no decks")
+        raise BadAction(f"{self.name} has no decks", reason="no_decks")
 
     def action_visible_to(self, state: S, seat: int, action: A) -> frozenset[int] | None:
         """Chance outcomes are secret (shuffles); simultaneous choices are seen only by their seat;

@@ -68,13 +68,16 @@ def _entry(name: str) -> GameEntry:
     try:
         return _GAMES[name]
     except KeyError:
-        raise BadOptions(f"unknown game {name!r}; known: {sorted(_GAMES)}") from None
+        raise BadOptions(
+            f"unknown game {name!r}; known: {sorted(_GAMES)}", reason="unknown_game", params={"game": name}
+        ) from None
 
 
 def get_rules(name: str, options: Mapping[str, JSON] | None = None) -> AnyRules:
     """The rules of game ``name``; with a match's ``options``, the rules of its variant.
 
-    :raises BadOptions: unknown game id, or an unknown variant.
+    :raises BadOptions: unknown game id (``reason`` ``unknown_game``, ``game``), or an unknown
+        variant (``option_choice``: ``option``, the game's variant option, and ``choices``).
     """
     entry = _entry(name)
     if options is None or entry.variant_option is None or entry.variant_option not in options:
@@ -83,7 +86,11 @@ def get_rules(name: str, options: Mapping[str, JSON] | None = None) -> AnyRules:
     try:
         return entry.variants[value]
     except (KeyError, TypeError):
-        raise BadOptions(f"{name}: unknown {entry.variant_option} {value!r}; known: {sorted(entry.variants)}") from None
+        raise BadOptions(
+            f"{name}: unknown {entry.variant_option} {value!r}; known: {sorted(entry.variants)}",
+            reason="option_choice",
+            params={"option": entry.variant_option, "choices": sorted(entry.variants)},
+        ) from None
 
 
 def game_variants(name: str) -> dict[str, AnyRules]:
@@ -105,15 +112,20 @@ def bot_levels(name: str) -> list[str]:
 def make_bot(name: str, level: str | None = None) -> Bot:
     """A new bot for game ``name`` at ``level`` (default: the strongest).
 
-    :raises BadOptions: unknown game or level, or a game without a computer player.
+    :raises BadOptions: unknown game (``reason`` ``unknown_game``) or level (``computer_level``:
+        ``level``, ``levels``), or a game without a computer player (``no_computer``, ``game``).
     """
     bots = _entry(name).bots
     if not bots:
-        raise BadOptions(f"game {name!r} has no computer player")
+        raise BadOptions(f"game {name!r} has no computer player", reason="no_computer", params={"game": name})
     if level is None:
         level = list(bots)[-1]
     if level not in bots:
-        raise BadOptions(f"unknown bot level {level!r} for {name!r}; known: {list(bots)}")
+        raise BadOptions(
+            f"unknown bot level {level!r} for {name!r}; known: {list(bots)}",
+            reason="computer_level",
+            params={"level": level, "levels": list(bots)},
+        )
     return bots[level]()
 
 

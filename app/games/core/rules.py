@@ -196,7 +196,8 @@ class Rules(Protocol, Generic[S, A]):
     def initial_state(self, num_players: int, options: Mapping[str, JSON]) -> S:
         """The state before the first action (often a chance node: shuffle, setup).
 
-        :raises BadOptions: unsupported player count or options.
+        :raises BadOptions: unsupported player count or options, with its ``reason`` and
+            ``params`` (:class:`~.errors.BadOptions` lists them).
         """
         ...
 
@@ -222,7 +223,8 @@ class Rules(Protocol, Generic[S, A]):
     def validate_deck(self, data: JSON) -> JSON:
         """Check a saved deck of this game (a setup, a loadout) and return its normal form.
 
-        :raises BadAction: the deck breaks the game's rules (the message says which).
+        :raises BadAction: the deck breaks the game's rules: the message says which, ``reason``
+            and ``params`` say it as a code (:class:`~.errors.BadAction` lists them).
         """
         ...
 

@@ -153,14 +153,23 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         appearance (``[1, 1, 0, 0]`` -> ``[0, 0, 1, 1]``).
 
         :raises BadOptions: unknown key, wrong type, a value out of range, or ``teams`` not a list of
-            team numbers (ints from 0 to 7).
+            team numbers (``reason`` ``team_number``: ``low`` 0, ``high`` 7) for at most 8 seats
+            (``team_seats``: ``max``, ``count``).
         """
         out = super().normalize_options(options)
         teams = out["teams"]
         if any(isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < self.max_players for t in teams):
-            raise BadOptions(f"{self.name}: teams lists one team number (0-7) per seat, got {teams!r}")
+            raise BadOptions(
+                f"{self.name}: teams lists one team number (0-7) per seat, got {teams!r}",
+                reason="team_number",
+                params={"low": 0, "high": self.max_players - 1},
+            )
         if len(teams) > self.max_players:
-            raise BadOptions(f"{self.name}: teams names at most {self.max_players} seats, got {len(teams)}")
+            raise BadOptions(
+                f"{self.name}: teams names at most {self.max_players} seats, got {len(teams)}",
+                reason="team_seats",
+                params={"max": self.max_players, "count": len(teams)},
+            )
         order: dict[int, int] = {}
         out["teams"] = [order.setdefault(t, len(order)) for t in teams]
         return out
@@ -169,17 +178,26 @@ class FantasyDuel(BaseRules[FantasyState, FantasyAction]):
         """The chance node before the opening shuffle (spec 2).
 
         :raises BadOptions: ``num_players`` outside 2-8, bad options, ``teams`` not one entry per
-            seat, a single team, or a deck too small for 3 cards a seat.
+            seat (``reason`` ``team_seats``: ``seats``, ``count``), a single team (``one_team``), or
+            a deck too small for 3 cards a seat (``packs``: ``packs``, ``players``).
         """
         self.check_players(num_players)
         opts = self.normalize_options(options)
         teams = tuple(opts["teams"]) or tuple(range(num_players))
         if len(teams) != num_players:
-            raise BadOptions(f"{self.name}: teams needs one entry per seat ({num_players}), got {len(teams)}")
+            raise BadOptions(
+                f"{self.name}: teams needs one entry per seat ({num_players}), got {len(teams)}",
+                reason="team_seats",
+                params={"seats": num_players, "count": len(teams)},
+            )
         if len(set(teams)) < 2:
-            raise BadOptions(f"{self.name}: team mode needs at least two teams, got {list(teams)}")
+            raise BadOptions(f"{self.name}: team mode needs at least two teams, got {list(teams)}", reason="one_team")
         if opts["packs"] * PACK_SIZE < ARMY_SIZE * num_players:
-            raise BadOptions(f"{self.name}: {opts['packs']} pack(s) cannot deal 3 units to {num_players} seats")
+            raise BadOptions(
+                f"{self.name}: {opts['packs']} pack(s) cannot deal 3 units to {num_players} seats",
+                reason="packs",
+                params={"packs": opts["packs"], "players": num_players},
+            )
         config = Config(
             packs=opts["packs"],
             teams=teams,

@@ -24,24 +24,40 @@ def check_loadout(book: CardBook, hero: JSON, weapons: JSON, level: int = 3) -> 
     """Check a hero and its weapons (section 3.1).
 
     :returns: ``(hero, weapons)`` in normal form.
-    :raises BadAction: an unknown hero or weapon, not 1-5 weapons, or (level >= 2) a weapon name
-        twice ("kind means the same weapon name, not the weapon type"; level 1 allows the same
-        weapon twice).
+    :raises BadAction: with its ``reason``: an unknown hero (``unknown_hero``: ``hero``), weapons
+        not a list of codes (``shape``), not 1-5 weapons (``weapon_count``: ``min``, ``max``,
+        ``count``), an unknown weapon (``unknown_weapon``: ``weapons``, the unknown codes), or
+        (level >= 2) a weapon name twice (``weapon_twice``: ``names``; "kind means the same weapon
+        name, not the weapon type"; level 1 allows the same weapon twice).
     """
     if not isinstance(hero, str) or hero not in book.hero_rows:
-        raise BadAction(f"{GAME}: unknown hero {hero!r}; heroes are {list(book.hero_codes)}")
+        raise BadAction(
+            f"{GAME}: unknown hero {hero!r}; heroes are {list(book.hero_codes)}",
+            reason="unknown_hero",
+            params={"hero": hero if isinstance(hero, str) else repr(hero)},
+        )
     if not isinstance(weapons, list | tuple) or not all(isinstance(w, str) for w in weapons):
-        raise BadAction(f"{GAME}: weapons must be a list of weapon codes, got {weapons!r}")
+        raise BadAction(f"{GAME}: weapons must be a list of weapon codes, got {weapons!r}", reason="shape")
     if not 1 <= len(weapons) <= MAX_WEAPONS:
-        raise BadAction(f"{GAME}: a hero carries 1 to {MAX_WEAPONS} weapons, not {len(weapons)}")
+        raise BadAction(
+            f"{GAME}: a hero carries 1 to {MAX_WEAPONS} weapons, not {len(weapons)}",
+            reason="weapon_count",
+            params={"min": 1, "max": MAX_WEAPONS, "count": len(weapons)},
+        )
     unknown = [w for w in weapons if w not in book.weapon_rows]
     if unknown:
-        raise BadAction(f"{GAME}: unknown weapon code(s) {unknown}")
+        raise BadAction(
+            f"{GAME}: unknown weapon code(s) {unknown}", reason="unknown_weapon", params={"weapons": unknown}
+        )
     if level >= 2:
         names = [book.weapon_rows[w].name for w in weapons]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
-            raise BadAction(f"{GAME}: a hero may carry each weapon name only once; twice: {twice}")
+            raise BadAction(
+                f"{GAME}: a hero may carry each weapon name only once; twice: {twice}",
+                reason="weapon_twice",
+                params={"names": twice},
+            )
     return hero, tuple(weapons)
 
 
@@ -64,12 +80,13 @@ def validate_deck(book: CardBook, data: JSON) -> dict[str, JSON]:
     ``{"loadout": {...}}``) with the level-2/3 rule of one weapon per kind.
 
     :returns: the normal form ``{"hero": code, "weapons": [codes]}``.
-    :raises BadAction: not that shape, an unknown hero or weapon, not 1-5 weapons, a kind twice.
+    :raises BadAction: not that shape (``reason`` ``shape``), an unknown hero or weapon, not 1-5
+        weapons, a kind twice (``reason`` as :func:`check_loadout`).
     """
     if isinstance(data, dict) and set(data) == {"loadout"}:
         data = data["loadout"]
     if not isinstance(data, dict) or set(data) != {"hero", "weapons"}:
-        raise BadAction(f"{GAME}: a loadout is {{'hero': code, 'weapons': [codes]}}, got {data!r}")
+        raise BadAction(f"{GAME}: a loadout is {{'hero': code, 'weapons': [codes]}}, got {data!r}", reason="shape")
     hero, weapons = check_loadout(book, data["hero"], data["weapons"], 3)
     return {"hero": hero, "weapons": list(weapons)}
 

@@ -252,7 +252,8 @@ class ScratchWars(BaseRules[State, ScratchAction]):
     def validate_deck(self, data: JSON) -> JSON:
         """A saved loadout in normal form (:func:`.loadout.validate_deck`).
 
-        :raises BadAction: not a valid loadout (the message says why).
+        :raises BadAction: not a valid loadout (the message says why; ``reason`` as
+            :func:`.loadout.validate_deck`).
         """
         return loadout.validate_deck(self.book, data)
 

@@ -168,11 +168,16 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
     def config(self, options: Mapping[str, JSON]) -> Config:
         """The :class:`~.state.Config` of normalised ``options``.
 
-        :raises BadOptions: as :meth:`normalize_options`, or the other variant's options.
+        :raises BadOptions: as :meth:`normalize_options`, or the other variant's options
+            (``reason`` ``option_choice``: ``option`` ``variant``, ``choices``: this one).
         """
         config = Config(**self.normalize_options(options))
         if config.variant != self.variant:
-            raise BadOptions(f"{self.name}: these are the {self.variant} rules, not {config.variant}")
+            raise BadOptions(
+                f"{self.name}: these are the {self.variant} rules, not {config.variant}",
+                reason="option_choice",
+                params={"option": "variant", "choices": [self.variant]},
+            )
         return config
 
     def initial_state(self, num_players: int, options: Mapping[str, JSON]) -> StrategoState:
@@ -323,7 +328,7 @@ class StrategoRules(BaseRules[StrategoState, StrategoAction]):
         4]}`` (:func:`.setup.validate_deck`). A deck works for either colour and variant.
 
         :raises BadAction: not an object with ``towers`` and ``rows``, or not exactly one side's
-            castles (the message says which).
+            castles (the message says which, ``reason`` as :func:`.setup.validate_deck`).
         """
         return validate_deck(data)
 

@@ -26,32 +26,58 @@ def check_setup(towers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     """Check a placement's shape and pieces (spec section 3): exactly the side's 3 big castles in
     the towers and its 16 small castles in 4 rows of 4 (numbers from ``pieces.yaml``).
 
-    :raises BadAction: wrong shape, an unknown id, or not exactly the side's castles (the message
-        says which).
+    :raises BadAction: with its ``reason`` (the message says the same in English): ``towers``
+        (not the side's big castles, one per tower; ``towers``: how many, ``castles``: their ids),
+        ``rows`` (not ``rows`` rows of ``columns`` castles), ``unknown_castle`` (``castle``: the
+        id), ``formation`` (not exactly the side's small castles; ``castles``: each wrong one as
+        ``{"castle", "count", "need"}``, ``need`` 0 for a castle that is not small).
     """
     n_rows, n_cols = len(D.formation[0]), D.columns
+    want_big = Counter({D.kinds[k]: D.counts[k] for k in D.big})
+    towers_wrong = {"towers": D.towers, "castles": sorted(want_big)}
+    rows_wrong = {"rows": n_rows, "columns": n_cols}
     if not isinstance(towers, list | tuple) or len(towers) != D.towers:
-        raise BadAction(f"stratego_junior: 'towers' must list the {D.towers} big castles, got {towers!r}")
+        raise BadAction(
+            f"stratego_junior: 'towers' must list the {D.towers} big castles, got {towers!r}",
+            reason="towers",
+            params=towers_wrong,
+        )
     if not isinstance(rows, list | tuple) or len(rows) != n_rows:
-        raise BadAction(f"stratego_junior: 'rows' must be {n_rows} rows (front row first), got {rows!r}")
+        raise BadAction(
+            f"stratego_junior: 'rows' must be {n_rows} rows (front row first), got {rows!r}",
+            reason="rows",
+            params=rows_wrong,
+        )
     for i, row in enumerate(rows):
         if not isinstance(row, list | tuple) or len(row) != n_cols:
-            raise BadAction(f"stratego_junior: row {i} must list {n_cols} castles, got {row!r}")
+            raise BadAction(
+                f"stratego_junior: row {i} must list {n_cols} castles, got {row!r}", reason="rows", params=rows_wrong
+            )
     for pid in [*towers, *(p for row in rows for p in row)]:
         if not isinstance(pid, str) or pid not in D.index:
-            raise BadAction(f"stratego_junior: unknown castle {pid!r}; known: {list(D.kinds)}")
+            raise BadAction(
+                f"stratego_junior: unknown castle {pid!r}; known: {list(D.kinds)}",
+                reason="unknown_castle",
+                params={"castle": pid if isinstance(pid, str) else repr(pid)},
+            )
     big = Counter(towers)
-    want_big = Counter({D.kinds[k]: D.counts[k] for k in D.big})
     if big != want_big:
-        raise BadAction(f"stratego_junior: the towers hold exactly {sorted(want_big)}, got {list(towers)}")
+        raise BadAction(
+            f"stratego_junior: the towers hold exactly {sorted(want_big)}, got {list(towers)}",
+            reason="towers",
+            params=towers_wrong,
+        )
     small = Counter(p for row in rows for p in row)
     want_small = Counter({D.kinds[k]: D.counts[k] for k in D.small if D.counts[k]})
     if small != want_small:
-        problems = [f"{k}: {small.get(k, 0)} instead of {n}" for k, n in want_small.items() if small.get(k, 0) != n]
-        problems += [f"{k}: not a small castle" for k in small if k not in want_small]
+        wrong = [(k, small.get(k, 0), n) for k, n in want_small.items() if small.get(k, 0) != n]
+        wrong += [(k, n, 0) for k, n in small.items() if k not in want_small]
+        problems = [f"{k}: {have} instead of {need}" if need else f"{k}: not a small castle" for k, have, need in wrong]
         total = sum(want_small.values())
         raise BadAction(
-            f"stratego_junior: the formation must hold the side's {total} small castles ({'; '.join(problems)})"
+            f"stratego_junior: the formation must hold the side's {total} small castles ({'; '.join(problems)})",
+            reason="formation",
+            params={"castles": [{"castle": k, "count": have, "need": need} for k, have, need in wrong]},
         )
 
 
@@ -131,13 +157,16 @@ def validate_deck(data: JSON) -> dict[str, JSON]:
     4]}`` (the setup action's payload, in the owner's orientation; ``{"setup": {...}}`` is accepted
     too). A deck works for either colour.
 
-    :raises BadAction: not an object with ``towers`` and ``rows``, or not exactly one side's
-        castles (the message says which).
+    :raises BadAction: not an object with ``towers`` and ``rows`` (``reason`` ``shape``), or not
+        exactly one side's castles (the message says which; ``reason`` as :func:`check_setup`).
     """
     if isinstance(data, dict) and set(data) == {"setup"}:
         data = data["setup"]
     if not isinstance(data, dict) or set(data) != {"towers", "rows"}:
-        raise BadAction(f"stratego_junior: a saved setup is {{'towers': [...], 'rows': [[...], ...]}}, got {data!r}")
+        raise BadAction(
+            f"stratego_junior: a saved setup is {{'towers': [...], 'rows': [[...], ...]}}, got {data!r}",
+            reason="shape",
+        )
     return setup_to_json(make_setup(data["towers"], data["rows"]))
 
 

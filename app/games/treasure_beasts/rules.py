@@ -135,13 +135,19 @@ class TreasureBeasts(BaseRules[State, TBAction]):
         """Fill defaults and check the options; ``center_treasure`` is ``"unlimited"`` or an int
         from 0 to 1000 (AMBIGUITY 3).
 
-        :raises BadOptions: unknown key, wrong type or value out of range.
+        :raises BadOptions: unknown key, wrong type or value out of range (as
+            :meth:`~app.games.core.base.BaseRules.normalize_options`; ``center_treasure``: ``reason``
+            ``center_treasure``, ``low``, ``high``).
         """
         rest = dict(options or {})
         pool = rest.pop("center_treasure", "unlimited")
         out = super().normalize_options(rest)
         if pool != "unlimited" and (isinstance(pool, bool) or not isinstance(pool, int) or not 0 <= pool <= 1000):
-            raise BadOptions(f"{self.name}: center_treasure must be 'unlimited' or 0..1000, got {pool!r}")
+            raise BadOptions(
+                f"{self.name}: center_treasure must be 'unlimited' or 0..1000, got {pool!r}",
+                reason="center_treasure",
+                params={"low": 0, "high": 1000},
+            )
         out["center_treasure"] = pool
         return out
 
@@ -149,12 +155,16 @@ class TreasureBeasts(BaseRules[State, TBAction]):
         """The chance node of the opening shuffle (section 3).
 
         :raises BadOptions: a player count outside 2-6, bad options, or a card set too small to
-            deal six cards to every seat.
+            deal six cards to every seat (``reason`` ``too_few_cards``: ``players``).
         """
         self.check_players(num_players)
         o = self.normalize_options(options)
         if len(self.book.deck) < PACK_SIZE * num_players:
-            raise BadOptions(f"{self.name}: a deck of {len(self.book.deck)} cannot deal to {num_players} players")
+            raise BadOptions(
+                f"{self.name}: a deck of {len(self.book.deck)} cannot deal to {num_players} players",
+                reason="too_few_cards",
+                params={"players": num_players},
+            )
         pool = o["center_treasure"]
         config = Config(
             center_treasure=UNLIMITED if pool == "unlimited" else int(pool),

@@ -70,6 +70,12 @@ def test_a_challenge_through_the_api_and_its_pages(app_client):
     assert (r.status_code, r.json()["error"]["params"]["reason"]) == (409, "same_clan")
     r = c.post("/api/clans/ALP/challenges", json={**body, "options": {"turn_seconds": 0}}, headers=alice)
     assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_options")
+    assert r.json()["error"]["params"] == {"reason": "untimed"}
+    r = c.post("/api/clans/ALP/challenges", json={**body, "options": {"win_score": 0}}, headers=alice)
+    assert (r.status_code, r.json()["error"]["params"]) == (
+        422,
+        {"reason": "option_range", "option": "win_score", "low": 1, "high": 10_000},
+    )
     r = c.post("/api/clans/ALP/challenges", json={**body, "boards": 11}, headers=alice)
     assert (r.status_code, r.json()["error"]["code"]) == (422, "validation_error")
 
@@ -126,6 +132,7 @@ def test_every_reason_has_words_and_the_pages_show_errors_by_code():
     reasons = {("conflict", r) for r in re.findall(r'_conflict\(\s*"(\w+)"', source)}
     reasons |= {("not_found", r) for r in re.findall(r'"reason": "(\w+)"', source) if r != "not_member"}
     reasons |= {("conflict", r) for r in re.findall(r'_must_be\(ch, ChallengeStatus\.\w+, "(\w+)"\)', source)}
+    reasons |= {("bad_options", r) for r in re.findall(r'_bad_options\(\s*"(\w+)"', source)}
     assert len(reasons) >= 10, reasons
     words = (ROOT / "static" / "js" / "messages.js").read_text(encoding="utf-8")
     assert not [f"error.{c}.{r}" for c, r in sorted(reasons) if f'"error.{c}.{r}"' not in words]
