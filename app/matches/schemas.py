@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Path, Query
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from app.validation import Integer, integral_floats
@@ -43,6 +43,8 @@ class ComputerSeat(BaseModel):
     ``medium`` (``app/games/core/levels.py``). Numbers are JSON integers here and below (:data:`app.validation.Integer`): ``true`` is not
     seat 1, ``1.0`` is."""
 
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is refused, not ignored
+
     seat: Integer = Field(ge=0, le=7)
     level: str | None = None
 
@@ -52,6 +54,8 @@ class CreateMatch(BaseModel):
     without computer seats; or ``clock: "bank"`` with ``bank_seconds`` and ``increment_seconds``:
     :mod:`app.matches.time_control`), ``spectators``, ``rated`` (true: a rated match) and the game's
     own options (``variant`` where the game has variants)."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is refused, not ignored
 
     game: str = Field(min_length=1, max_length=40)
     options: Annotated[dict[str, Any], AfterValidator(integral_floats)] = Field(default_factory=dict)
@@ -64,11 +68,15 @@ class JoinBody(BaseModel):
     """``POST /api/matches/{id}/join`` (the body is optional): ``accept_rated`` agrees to a rated
     match between a bot account and a person (docs/bots.md)."""
 
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is refused, not ignored
+
     accept_rated: bool = Field(default=False, strict=True)
 
 
 class ActBody(BaseModel):
     """``POST /api/matches/{id}/act``: the HTTP twin of the websocket ``act`` frame."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is refused, not ignored
 
     action: Any
     version: Integer = Field(ge=0, le=MAX_INT)
@@ -77,5 +85,7 @@ class ActBody(BaseModel):
 class RematchBody(BaseModel):
     """``POST /api/matches/{id}/rematch`` (the body is optional): ``rated`` asks for a rated
     rematch (default: rated when the match was); it is rated only if every player agrees."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is refused, not ignored
 
     rated: bool | None = Field(default=None, strict=True)

@@ -238,3 +238,20 @@ def _token(client, name: str) -> dict[str, str]:
     client.post("/api/auth/register", json={"name": name, "password": "a good password"})
     r = client.post("/api/auth/token", json={"name": name, "password": "a good password"})
     return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def test_a_field_the_match_routes_do_not_know_is_refused_and_creates_nothing(client):
+    """``bots`` is not a field (``computer`` is): refused by name rather than ignored, which
+    would have made a match against nobody."""
+    token = _token(client, "speller")
+    r = client.post("/api/matches", json={"game": "battle_runes", "bots": [{"seat": 1}]}, headers=token)
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "validation_error" and error["params"]["field"] == "bots", error
+    body = {"game": "battle_runes", "computer": [{"seat": 1, "levle": "easy"}]}
+    r = client.post("/api/matches", json=body, headers=token)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error", r.text
+    assert client.get("/api/matches?mine=true&status=waiting", headers=token).json() == {"matches": []}
+    assert client.get("/api/matches?mine=true&status=active", headers=token).json() == {"matches": []}
+    r = client.post("/api/matches", json={"game": "battle_runes", "computer": [{"seat": 1}]}, headers=token)
+    assert r.status_code == 201, r.text
