@@ -84,6 +84,12 @@ class TimeControl:
         return self.clock == BANK
 
     @property
+    def timed(self) -> bool:
+        """Whether a seat's time runs out, so that every match ends: a time bank, or a per-turn
+        clock of more than 0 seconds."""
+        return self.is_bank or self.turn_seconds > 0
+
+    @property
     def base_ms(self) -> int:
         """A fresh seat's bank, milliseconds."""
         return self.bank_seconds * 1000

@@ -30,7 +30,7 @@ side's clan), ``forbidden`` (``not_member``, ``not_officer``), ``conflict`` (``r
 ``same_clan``, ``too_many_challenges`` with ``limit``, ``not_proposed``, ``not_accepted``,
 ``deadline_passed``, ``board_started``, ``seat_taken``), ``bad_options`` (``reason``: the match
 service's own check of the game and its options, :meth:`~app.matches.service.MatchService.
-check_options`, two seats included; ``untimed``: a challenge's boards must be timed),
+check_options`, two seats included; ``untimed``: a challenge's boards must be timed, by a time bank or a turn clock),
 ``validation_error`` (``field``: ``boards`` or ``deadline``).
 
 Concurrency: a proposal locks both clans' rows (in the order of their tags, so two proposals
@@ -62,6 +62,7 @@ from app.clans.models import Clan, ClanHistory, Role
 from app.clans.service import _bad, _conflict, _role_in, _transaction, lock_clan, membership
 from app.db.base import utcnow
 from app.errors import DomainError, ErrorCode
+from app.matches.time_control import TimeControl
 from app.users.models import User
 from app.users.names import name_key
 
@@ -197,8 +198,10 @@ async def propose(
     if not now + MIN_DEADLINE <= deadline <= now + MAX_DEADLINE:
         raise _bad("deadline", "the deadline is one hour to 30 days ahead")
     _players, opts = checker.check_options(game, options, players=SEATS)
-    if not opts.get("turn_seconds"):
-        raise _bad_options("untimed", "a challenge's boards are timed (turn_seconds > 0), so every board ends")
+    if not TimeControl.of(opts).timed:
+        raise _bad_options(
+            "untimed", "a challenge's boards are timed (a time bank, or turn_seconds > 0), so every board ends"
+        )
     pair = or_(
         (Challenge.challenger_id == challenger.id) & (Challenge.challenged_id == challenged.id),
         (Challenge.challenger_id == challenged.id) & (Challenge.challenged_id == challenger.id),

@@ -76,6 +76,10 @@ def test_a_challenge_through_the_api_and_its_pages(app_client):
         422,
         {"reason": "option_range", "option": "win_score", "low": 1, "high": 10_000},
     )
+    bank = {**body, "options": {"clock": "bank", "bank_seconds": 300, "increment_seconds": 5}}
+    r = c.post("/api/clans/ALP/challenges", json=bank, headers=alice)
+    assert r.status_code == 201, r.text  # a time bank is a clock too: every board ends
+    assert c.post(f"/api/challenges/{r.json()['challenge']['id']}/withdraw", headers=alice).status_code == 200
     r = c.post("/api/clans/ALP/challenges", json={**body, "boards": 11}, headers=alice)
     assert (r.status_code, r.json()["error"]["code"]) == (422, "validation_error")
 
