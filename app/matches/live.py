@@ -35,7 +35,7 @@ from typing import Any
 from app.games.core import CHANCE
 from app.jsontext import dumps
 from app.matches.models import ABORTED, ACTIVE, FINISHED, Match
-from app.matches.store import AnyEvent, MatchRecord
+from app.matches.store import AnyEvent, MatchRecord, without_state
 from app.matches.views import clock_of, event_views, seats_info
 from app.matches.write import match_rules
 
@@ -122,15 +122,16 @@ class LiveMatch:
     def __init__(
         self, m: Match | MatchRecord, state: Any, pending: dict[int, Any], tail: Sequence[StoredEvent]
     ) -> None:
-        #: the match's columns, for the writer's fast path (:mod:`app.matches.store`); never changed
-        self.record = m if isinstance(m, MatchRecord) else MatchRecord.of(m)
+        #: the match's columns, for the writer's fast path (:mod:`app.matches.store`); never changed.
+        #: Its ``state`` is :data:`~app.matches.store.STATE_NOT_KEPT`: :attr:`state` is the state
+        self.record = without_state(m if isinstance(m, MatchRecord) else MatchRecord.of(m))
         self.match_id: int = m.id
         self.version: int = m.version
         self.state_version: int = m.state_version
         self.status: str = m.status
         self.game: str = m.game
         self.num_players: int = m.num_players
-        self.options: dict[str, Any] = dict(m.options)
+        self.options: dict[str, Any] = self.record.options  # (JSON columns are replaced, never changed)
         self.result: dict[str, Any] | None = m.result
         self.seed: str = m.seed
         self.seed_hash: str = m.seed_hash

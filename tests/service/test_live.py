@@ -81,3 +81,40 @@ def test_a_copied_record_equals_its_original_and_shares_no_seat():
     copy.seats[1].user_id = None
     copy.version = 13
     assert record.seats[1].user_id == 41 and record.version == 12
+
+
+async def test_a_live_match_keeps_the_decoded_state_only_and_the_row_stays_right(env):
+    """The record a live match keeps holds no JSON of the state (``STATE_NOT_KEPT``): each write
+    encodes the column from the decoded state, and a write with no event leaves the column as it
+    is, on both write paths."""
+    from datetime import timedelta
+
+    from app.matches.store import STATE_NOT_KEPT
+    from tests.service.test_match_service import _match, _two_player_match
+
+    match_id = await _two_player_match(env)
+    alice, bob = env.users[:2]
+    snap = await env.service.snapshot(match_id, 0)
+    await env.service.act(match_id, alice, snap["legal"][0], snap["version"])
+    live = env.service.live.get(match_id)
+    assert live.record.state is STATE_NOT_KEPT
+    row = await _match(env, match_id)
+    assert row.state == live.rules.encode_state(live.state) and row.version == live.version
+
+    async def no_event(m, ctx):  # a match column and a seat column change; no event, no state
+        m.deadline_at = ctx.now + timedelta(hours=2)
+        m.seats[1].timeouts_in_row = 2
+
+    assert await env.service._write(match_id, no_event) == live.version
+    after = await _match(env, match_id)
+    assert after.state == row.state and after.version == row.version
+    assert after.deadline_at is not None and after.deadline_at != row.deadline_at
+    seats = {s.seat: s for s in after.seats}
+    assert seats[1].timeouts_in_row == 2
+    # and play goes on from there, the column encoded afresh
+    snap = await env.service.snapshot(match_id, 1)
+    await env.service.act(match_id, bob, snap["legal"][0], snap["version"])
+    live = env.service.live.get(match_id)
+    final = await _match(env, match_id)
+    assert final.state == live.rules.encode_state(live.state) and final.version == live.version
+    assert live.record.state is STATE_NOT_KEPT
