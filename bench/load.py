@@ -1401,10 +1401,13 @@ async def _exited(pid: int, fleet: Fleet | None, timeout: float = 120.0) -> tupl
 
 class ClientPauses:
     """The load client's own collector, which would otherwise show up as the server's latency:
-    :meth:`tune` gives it the server's tuning (:func:`app.runtime.tune_gc`: what is alive after
-    the ramp frozen, a young threshold of 10,000), and as a :data:`gc.callbacks` hook it times
-    every collection while :attr:`measuring`. With 5,000 sockets in one client process its full
-    collections ran to seconds on Python's default thresholds."""
+    :meth:`tune` freezes what is alive after the ramp and turns automatic collection off until
+    :meth:`untune` (the window is a minute or so; the client's cyclic garbage waits for it), and
+    as a :data:`gc.callbacks` hook it times every collection while :attr:`measuring` (none runs
+    unless something asks for one). With 5,000 sockets in one client process its collections ran
+    to seconds on Python's default thresholds, and to 360 ms with the server's tuning (a young
+    threshold of 10,000), while the server's own longest was 200 ms: the client is an instrument,
+    and its pauses were most of the tail it measured."""
 
     #: a collection this long or longer is counted as a pause (as the server's ``gc_pause``)
     SLOW = 0.05
@@ -1416,15 +1419,18 @@ class ClientPauses:
         self.total = 0.0
         self._started: float | None = None
         self._threshold: tuple[int, int, int] | None = None
+        self._enabled = True
 
     def tune(self) -> None:
-        """Freeze what is alive now and raise the young threshold; start timing collections."""
+        """Freeze what is alive now, turn automatic collection off; start timing collections."""
         if self._threshold is not None:
             return
         gc.collect()
         gc.freeze()
         self._threshold = gc.get_threshold()
+        self._enabled = gc.isenabled()
         gc.set_threshold(10_000, *self._threshold[1:])
+        gc.disable()
         gc.callbacks.append(self)
 
     def untune(self) -> None:
@@ -1435,6 +1441,8 @@ class ClientPauses:
         gc.callbacks.remove(self)
         gc.set_threshold(*self._threshold)
         gc.unfreeze()
+        if self._enabled:
+            gc.enable()
         self._threshold = None
 
     def __call__(self, phase: str, _info: dict[str, int]) -> None:
@@ -1943,7 +1951,7 @@ def format_report(report: dict[str, Any]) -> str:
         ("server CPU (% of a core)", _fmt(report["server_cpu_percent"], " %"), "-"),
         ("load client CPU (% of a core)", _fmt(report["client_cpu_percent"], " %"), "-"),
         (
-            "load client collections >= 50 ms",
+            "load client collections >= 50 ms (off)",
             f"{cgc['pauses']} (longest {_fmt(cgc['longest_ms'])} ms; {_fmt(cgc['total_ms'])} ms in all)",
             "-",
         ),

@@ -83,7 +83,7 @@ def test_the_client_times_its_own_collections_only_in_the_window_and_restores_th
     pauses.tune()
     try:
         assert gc.get_threshold()[0] == 10_000 and pauses in gc.callbacks
-        assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() > 0 and not gc.isenabled()  # no automatic collection in the window
         pauses("start", {})
         pauses("stop", {})  # outside the window: not counted
         pauses.measuring = True
@@ -97,6 +97,7 @@ def test_the_client_times_its_own_collections_only_in_the_window_and_restores_th
     finally:
         pauses.untune()
     assert gc.get_threshold() == before and pauses not in gc.callbacks and gc.get_freeze_count() == 0
+    assert gc.isenabled()
 
 
 def test_the_servers_stalls_are_counted_inside_the_window_only():
