@@ -1399,6 +1399,11 @@ async def _exited(pid: int, fleet: Fleet | None, timeout: float = 120.0) -> tupl
     return None, None
 
 
+#: seconds between tuning the client's collector (:meth:`ClientPauses.tune`, one full collection)
+#: and the start of the window
+TUNE_SETTLE_SECONDS = 2.0
+
+
 class ClientPauses:
     """The load client's own collector, which would otherwise show up as the server's latency:
     :meth:`tune` freezes what is alive after the ramp and turns automatic collection off until
@@ -1531,7 +1536,9 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
             f"warm-up {options.warmup} s",
         )
         await _wait_alive(asyncio.sleep(options.warmup), options.warmup + 60, fleet)
-        pauses.tune()
+        pauses.tune()  # (its collection stops the client's loop for up to a second at 5,000 sockets:
+        # acks held up by it would be counted in the window with that wait in them)
+        await _wait_alive(asyncio.sleep(TUNE_SETTLE_SECONDS), TUNE_SETTLE_SECONDS + 60, fleet)
         cpu0 = cpu_sample(procs)
         cpu_last: dict[str, float] = {}  # a process stopped on purpose: its CPU until then
         load.stats.window_start = t0 = time.perf_counter()
