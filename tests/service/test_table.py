@@ -198,3 +198,32 @@ async def test_the_chat_budget_is_per_player(env, table):
     assert await _stored(env, match_id) == 3
     await chat.say(match_id, bob, "hello")  # bob's budget is his own
     assert await _stored(env, match_id) == 4
+
+
+async def test_a_refresh_of_many_tables_lets_the_event_loop_run_between_batches():
+    """With a local hub no announcement waits, so a refresh of 250 matches would be one long
+    callback; it yields every ``REFRESH_BATCH`` announcements, and still announces them all."""
+    from app.matches import table_roster
+
+    hub = LocalHub()
+    roster = TableRoster(hub)
+    heard: list[int] = []
+    hub.subscribe_table_any(lambda match_id, notice: heard.append(match_id) if "roster" in notice else None)
+    for match_id in range(1, 251):
+        roster.join(match_id, 0)
+    await asyncio.sleep(0.05)  # the joins' own announcements
+    heard.clear()
+    ticks: list[int] = []
+
+    async def ticker() -> None:
+        while True:
+            ticks.append(len(heard))
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    await roster.refresh()
+    task.cancel()
+    assert sorted(heard) == list(range(1, 251))
+    between = [n for n in ticks if 0 < n < 250]  # the ticker ran while the refresh was under way
+    assert between and max(between) - min(between) >= table_roster.REFRESH_BATCH
