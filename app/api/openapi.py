@@ -260,11 +260,13 @@ def create_match_schema(game: str, rules: Any) -> dict[str, Any]:
                     "type": "object",
                     "required": ["seat"],
                     "properties": {"seat": seat, "level": level},
+                    "additionalProperties": False,
                 },
                 "description": "computer seats: each below `players`, each once, never your own seat",
             },
             "seat": {"anyOf": [seat, {"type": "null"}], "description": "your seat (default: the first free one)"},
         },
+        "additionalProperties": False,  # (CreateMatch refuses a field it does not know)
     }
 
 

@@ -260,7 +260,7 @@ class MatchService(ComputerSeats, MatchReads):
             levels = bot_levels(game)
             if not levels:
                 raise _bad_options("no_computer", f"{game} has no computer player", game=game)
-            level = b.level or DEFAULT_DIFFICULTY
+            level = DEFAULT_DIFFICULTY if b.level is None else b.level  # ("" is no level: refused below)
             if level in DIFFICULTIES and len(levels) == len(DIFFICULTIES):  # a difficulty: its level
                 level = difficulty_levels(levels)[level]
             if level not in levels:

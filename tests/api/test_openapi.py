@@ -203,6 +203,10 @@ REFUSED_MATCHES = [
         {"computer": [{"seat": 1, "level": "grandmaster"}]},
         {"reason": "computer_level", "level": "grandmaster", "levels": ["random", "greedy", "nash"]},
     ),
+    (  # an empty level is not the default one (schemathesis found it taken as "medium")
+        {"computer": [{"seat": 1, "level": ""}]},
+        {"reason": "computer_level", "level": "", "levels": ["random", "greedy", "nash"]},
+    ),
     ({"computer": [{"seat": 0}, {"seat": 1}]}, {"reason": "all_computer"}),
     ({"seat": 1, "computer": ONE}, {"reason": "seat_taken", "seat": 1}),
     (
