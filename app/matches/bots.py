@@ -23,6 +23,7 @@ import asyncio
 import importlib
 import os
 import random
+import signal
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -87,11 +88,17 @@ def choose_action(job: BotJob) -> JSON:
 
 def _worker_start(imports: tuple[str, ...], nice: int) -> None:
     """When a worker starts: end it when the server process dies (even by SIGKILL, which runs no
-    shutdown), lower its priority by ``nice`` (a person's action is answered before a bot's search
+    shutdown) and not before (it ignores SIGINT and SIGTERM), lower its priority by ``nice`` (a person's action is answered before a bot's search
     goes on), and load every game (and the extra modules that register more)."""
     parent = parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+        # Ctrl+C in a terminal, or a stop signal to the process group, reaches the workers too:
+        # the server ends them itself (its pool's shutdown, or the watch above), and a worker
+        # killed first broke the pool under a computer move still due ("A child process
+        # terminated abruptly", logged with its traceback at every such stop)
+        for stop in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(stop, signal.SIG_IGN)
     if nice > 0 and hasattr(os, "nice"):
         os.nice(nice)
     for name in imports:
