@@ -230,7 +230,7 @@ function renderGameOptions() {
   for (const [key, spec] of Object.entries(offeredOptions(id))) {
     if (!(key in (details.options || {}))) continue;
     const value = details.options[key];
-    const dataset = { option: key, default: JSON.stringify(value) };
+    const dataset = { option: key, default: JSON.stringify(value), label: spec.label };
     if (spec.type === "select") {
       const select = el("select", { name: `opt_${key}`, id: `opt-${key}`, dataset },
         ...spec.choices.map(([v, text]) => el("option", { value: v, text, selected: v === value })));
@@ -305,18 +305,34 @@ function createBody() {
 form?.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError(createError, "");
+  for (const field of optionsBox.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
   const button = document.getElementById("create-submit");
   button.disabled = true;
   try {
     const match = await api("POST", "/api/matches", createBody());
     window.location.assign(`/matches/${match.id}`);
   } catch (err) {
-    showError(createError, err.code === "too_many_matches"
-      ? `${errorText(err)} ${say("lobby.too_many.hint")}`
-      : errorText(err));
+    showCreateError(err);
     button.disabled = false;
   }
 });
+
+/** A refused create, where the player looks: the words (an option's own label before them, and
+ * that field marked, when the refusal names one of the form's options), scrolled into view. */
+function showCreateError(err) {
+  let text = err.code === "too_many_matches" ? `${errorText(err)} ${say("lobby.too_many.hint")}` : errorText(err);
+  const option = err.params && err.params.option;
+  const field = typeof option === "string"
+    ? [...optionsBox.querySelectorAll("[data-option]")].find((input) => input.dataset.option === option)
+    : undefined;
+  if (field) {
+    if (field.dataset.label) text = `${field.dataset.label}: ${text}`;
+    field.setAttribute("aria-invalid", "true");
+    field.focus({ preventScroll: true });
+  }
+  showError(createError, text);
+  createError.scrollIntoView({ block: "center" });
+}
 
 // ---------------------------------------------------------------- match lists
 

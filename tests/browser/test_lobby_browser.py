@@ -315,3 +315,31 @@ def test_the_header_wraps_on_a_phone_and_an_empty_lobby_suits_who_reads_it(new_p
     expect(player.locator("#nav-decks")).to_be_visible()
     assert scroll_width(player) <= NARROW["width"]
     assert not w.errors, w.errors
+
+
+def test_a_refused_option_is_named_marked_and_shown_where_the_player_looks(new_page):
+    """A score out of range: the words start with the field's own label, the field is marked, and
+    the message is scrolled into view (it sits above the form, off screen on a short window)."""
+    page = new_page()
+    page.set_viewport_size({"width": 1280, "height": 600})
+    w = watch(page)
+    signup(page, unique_name("ria"))
+    page.goto("/lobby")
+    page.select_option("#create-game", "battle_runes")
+    field = page.locator('[data-option="start_score"]')
+    expect(field).to_be_visible()
+    label = field.get_attribute("data-label")
+    assert label, "the field carries its label"
+    field.fill("0")
+    page.locator("#create-submit").scroll_into_view_if_needed()
+    page.click("#create-submit")
+    error = page.locator("#create-error")
+    expect(error).to_be_visible()
+    expect(error).to_have_text(re.compile(rf"^{re.escape(label)}: .*1.*10"))
+    expect(error).to_be_in_viewport()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    assert re.search(r"/lobby$", page.url)
+    field.fill("30")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r".*/matches/\d+$"))
+    assert [e for e in w.errors if "422" not in e] == [], w.errors
