@@ -234,3 +234,22 @@ def test_the_python_marker_reads_its_own_catalog_at_runtime():
         "5 секунд",
         "21 секунда",
     ]
+
+
+@pytest.mark.parametrize("locale", ["cs", "sk"])
+def test_stratego_juniors_games_keep_the_rulebooks_names_on_the_server_as_in_the_browser(locale):
+    """Czech and Slovak name the two games "Quest" and "Victory" (docs/i18n.md), as the pages'
+    scripts do (``sj.variant.*``); the home page and the lobby's select once said Výprava and
+    Vítězství while the match page said Victory."""
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "translations" / locale / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    named = [m for m in catalog if m.id and isinstance(m.id, str) and re.search(r"\b(Quest|Victory)\b", m.id)]
+    assert len(named) >= 5
+    for message in named:
+        for name in ("Quest", "Victory"):
+            if re.search(rf"\b{name}\b", message.id):
+                assert name in message.string, (message.id, message.string)
+    words = json.loads((ROOT / "static" / "i18n" / f"{locale}.json").read_text(encoding="utf-8"))
+    assert (words["sj.variant.quest"], words["sj.variant.victory"]) == ("Quest", "Victory")
