@@ -55,7 +55,9 @@ function describe(step, client) {
   const lines = [];
   const who = step.seat !== null && step.seat >= 0 ? seatNameOf(step.seat) : null;
   const label = module.shortLabel || ((id) => id);
-  const picked = step.action && step.action.runes ? ` ${step.action.runes.map(label).join(", ")}` : "";
+  // every replay.* sentence ends right after {picked} with its full stop: a list ending in an
+  // abbreviation ("S ⇄ R soup.") gives it its own ("soup.", not "soup..")
+  const picked = step.action && step.action.runes ? ` ${step.action.runes.map(label).join(", ")}`.replace(/\.$/, "") : "";
   const kind = step.kind === "commit" ? "action" : step.kind;
   if (knows(`replay.${kind}`)) lines.push(say(`replay.${kind}`, { who, picked }));
   for (const ev of step.events || []) {
