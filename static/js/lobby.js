@@ -443,7 +443,7 @@ function matchItem(match, kind) {
     if (match.status === "waiting" && me && match.created_by === me.id) {
       actions.append(el("span", { class: "tag", text: say("lobby.mine.waiting") }),
         el("a", { class: "btn btn-small btn-ghost", href: `/matches/${match.id}`, text: say("lobby.open") }),
-        confirming.has(match.id) ? cancelQuestion(match.id) : cancelButtonFor(match, title));
+        confirming.has(match.id) ? cancelQuestion(match, title) : cancelButtonFor(match, title));
     } else {
       actions.append(el("span", { class: "tag", text: say("lobby.mine.in_play") }),
         el("a", { class: "btn btn-small", href: `/matches/${match.id}`, text: say("lobby.play") }));
@@ -466,13 +466,15 @@ function cancelButtonFor(match, title) {
   });
   cancel.addEventListener("click", () => {
     confirming.add(match.id);
-    cancel.replaceWith(cancelQuestion(match.id));
+    cancel.replaceWith(cancelQuestion(match, title));
   });
   return cancel;
 }
 
-/** "Cancel this match? [Yes, cancel it] [No, keep it]", in place of the Cancel button. */
-function cancelQuestion(id) {
+/** "Cancel this match? [Yes, cancel it] [No, keep it]", in place of the Cancel button of `match`
+ * (No puts the button back at once: keeping a match changes nothing, so it waits for no request). */
+function cancelQuestion(match, title) {
+  const id = match.id;
   const box = el("span", { class: "confirm-inline", role: "group", dataset: { testid: "confirm-cancel" } },
     el("span", { text: say("lobby.confirm_cancel") }));
   const yes = el("button", { type: "button", class: "btn btn-small btn-danger", text: say("lobby.confirm_cancel.yes"),
@@ -485,7 +487,7 @@ function cancelQuestion(id) {
   });
   no.addEventListener("click", () => {
     confirming.delete(id);
-    refresh();
+    box.replaceWith(cancelButtonFor(match, title));
   });
   box.append(yes, no);
   return box;

@@ -195,7 +195,7 @@ def test_loadout_editor_saves_renames_deletes_and_shows_server_messages(new_page
     page.click('#sw-builder [data-testid="hero-GORM"]')
     page.fill("#sw-name", "Anvil")
     page.click("#sw-save")
-    expect(page.locator("#sw-deck-error")).to_contain_text("1 to 5 weapons, not 0")
+    expect(page.locator("#sw-deck-error")).to_contain_text("A hero carries from 1 to 5 weapons; this one has 0")
     # at most 5, each kind once (the builder refuses a 6th with a hint)
     for code in ("THND", "GLAC", "QRRY", "MRSH", "FLNT"):
         page.click(f'#sw-builder button[data-testid="weapon-{code}"]')
