@@ -56,7 +56,18 @@ export const WORDS = {
   ],
   "error.not_finished": "The replay opens when the match is over.",
   "error.bad_options": "These match settings are not accepted.",
-  "error.validation_error": ["Something in the form is not right (“{field}”).", "Something in the form is not right."],
+  // a refused field (params.errors[0]: field, type, ctx): the field's own label ("form.field.<field>")
+  // and what is wrong with it; errorText fills {label} and the ctx values (max_length, min_length)
+  "error.validation_error": ["Something in “{label}” is not right.", "Something in the form is not right."],
+  "error.validation_error.string_too_long": "“{label}” is too long: at most {max_length} characters.",
+  "error.validation_error.string_too_short": "“{label}” is too short: at least {min_length} characters.",
+  "error.validation_error.missing": "Fill in “{label}”.",
+  "error.validation_error.blank": "Fill in “{label}”.",
+  "error.validation_error.control_characters": "“{label}” cannot hold control or invisible characters.",
+  "error.validation_error.format_characters": "“{label}” cannot hold control or invisible characters.",
+  "form.field.name": "Name",
+  "form.field.password": "Password",
+  "form.field.label": "Label",
   "error.name_taken": [
     "The name “{name}” is taken: choose another one.", "The tag “{tag}” is taken: choose another one.",
     "That name is taken: choose another one.",
@@ -1825,12 +1836,30 @@ export function errorText(err) {
   const code = err.code || "internal_error";
   const params = { ...(err.params || {}) };
   const fallback = err.message || say("error.internal_error");
+  if (code === "validation_error") return validationText(params);
   if (params.reason !== undefined && knows(`error.${code}.${params.reason}`)) {
     const words = say(`error.${code}.${params.reason}`, params, say(`error.${code}`, params, fallback));
     const option = typeof params.option === "string" ? `error.${code}.${params.reason}.${params.option}` : "";
     return option && knows(option) ? say(option, params, words) : words;
   }
   return say(`error.${code}`, params, fallback);
+}
+
+/**
+ * The words for a refused field (`validation_error`): what is wrong ("error.validation_error.<type>",
+ * with pydantic's ctx values: max_length, min_length) with the field named by its label
+ * ("form.field.<field>"). A field the pages have no label for gets the general sentence: the raw field
+ * name ("password", "options.turn_seconds") is a developer's word, never shown.
+ */
+function validationText(params) {
+  const first = Array.isArray(params.errors) && params.errors.length ? params.errors[0] || {} : {};
+  const field = typeof first.field === "string" ? first.field : params.field;
+  const p = { ...(first.ctx || {}) };
+  if (typeof field === "string" && knows(`form.field.${field}`)) p.label = say(`form.field.${field}`);
+  const general = say("error.validation_error", p);
+  return p.label !== undefined && knows(`error.validation_error.${first.type}`)
+    ? say(`error.validation_error.${first.type}`, p, general)
+    : general;
 }
 
 /** The words for an error saving a deck (a loadout, a setup) called `name`. */

@@ -69,3 +69,24 @@ def test_anicka_plays_scratch_wars_in_czech_then_reads_it_in_ukrainian(new_page)
     expect(page.locator("#log")).to_contain_text("Anička здався(-лася).")
     expect(page.locator(".site-nav")).to_contain_text("Правила")
     assert not w.errors, w.errors
+
+
+def test_a_refused_field_is_named_by_its_label_and_says_what_is_wrong(new_page):
+    """A ``validation_error`` is worded from the field's label and pydantic's type and values, in
+    the page's language: never the raw field name, never the server's English."""
+    page = new_page()
+    page.goto("/signup")
+    choose_language(page, "cs")
+    page.fill("#name", "Bětka")
+    page.fill("#password", "x" * 300)
+    page.fill("#password2", "x" * 300)
+    page.click("#auth-submit")
+    error = page.locator("#auth-error")
+    expect(error).to_have_text("Pole „Heslo“ je příliš dlouhé: nejvýš 256 znaků.", timeout=LONG)
+
+    choose_language(page, "en")
+    page.fill("#name", "Betka")
+    page.fill("#password", "x" * 300)
+    page.fill("#password2", "x" * 300)
+    page.click("#auth-submit")
+    expect(error).to_have_text("“Password” is too long: at most 256 characters.", timeout=LONG)
