@@ -199,7 +199,9 @@ function updateForm() {
   if (bank) {
     turnHint.textContent = say("lobby.hint.bank", { clock: formatTimeControl(clockOptions()) });
   } else {
-    turnHint.textContent = say(turnSelect.value === "0" ? "lobby.hint.untimed" : "lobby.hint.turn");
+    // (against the computer "Untimed" is not offered: say why, where the choice was)
+    const hint = turnSelect.value === "0" ? "lobby.hint.untimed" : computer ? "lobby.hint.turn_computer" : "lobby.hint.turn";
+    turnHint.textContent = say(hint);
   }
 }
 

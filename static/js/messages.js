@@ -427,6 +427,7 @@ export const WORDS = {
   "lobby.hint.bank": "Each player has {clock}: the bank runs down while it is your turn and each of your moves adds the increment. When your bank runs out, the computer plays your move.",
   "lobby.hint.untimed": "No clock: take all the time you need.",
   "lobby.hint.turn": "When your time runs out, the computer plays your move.",
+  "lobby.hint.turn_computer": "When your time runs out, the computer plays your move. A match with the computer always has a clock.",
   "lobby.too_many.hint": "Your waiting matches are under “Your matches”, each with a Cancel button.",
   "lobby.clock.untimed": "untimed",
   "lobby.clock.per_turn": "{time} per turn",

@@ -262,6 +262,7 @@ def test_the_create_form_offers_players_seats_computers_and_rated(new_page):
     expect(page.locator("#seat-choices select")).to_have_count(1)
     page.select_option("#seat-kind-0", "random")
     expect(page.locator('#create-turn option[value="0"]')).to_be_disabled()  # a computer seat needs a clock
+    expect(page.locator("#turn-hint")).to_contain_text("A match with the computer always has a clock.")  # and says so
     page.check("#create-rated")
     shot(page, "lobby_create_seats")
     page.click("#create-submit")
