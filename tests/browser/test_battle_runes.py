@@ -283,6 +283,17 @@ def test_match_against_the_computer_from_the_lobby(new_page):
             expect(page.locator("#error-banner")).to_have_attribute("title", re.compile("NOPE"))
             page.click("#error-dismiss")
             expect(page.locator("#error-banner")).to_be_hidden()
+        if turn == 2:
+            # the reveal's small cards keep their order number below the rune's name, never on it
+            overlaps = page.evaluate(
+                """() => [...document.querySelectorAll('.br-reveal .rune-small')].flatMap((card) => {
+                    const badge = card.querySelector('.rune-order'), name = card.querySelector('.rune-name');
+                    if (!badge || !name) return [];
+                    const b = badge.getBoundingClientRect(), n = name.getBoundingClientRect();
+                    return b.top < n.bottom - 1 && b.left < n.right - 1 ? [card.dataset.rune] : [];
+                })"""
+            )
+            assert overlaps == [], overlaps
         pick_three(page, rng, prefer="build", check=turn == 1)
         if turn == 1:
             shot(page, "br_vs_computer")
