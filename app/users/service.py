@@ -77,15 +77,18 @@ async def _refuse_lookalike(session: AsyncSession, name: str, skeleton: str) -> 
     """Refuse a name that looks like an existing one when either of the two mixes scripts
     (``Аlice`` with a Cyrillic ``А`` beside ``Alice``, or the other way round).
 
-    :raises DomainError: ``bad_name`` (``reason`` ``lookalike``, ``name``: the existing name).
+    :raises DomainError: ``bad_name`` with ``name``, the existing name, and ``reason``
+        ``lookalike`` when the new name is the one that mixes scripts, ``lookalike_taken`` when
+        only the existing one does (the player typed a plain name: the words must not blame it).
     """
     mixed = names.is_mixed_script(name)
     for other in await session.scalars(select(User.name).where(User.name_skeleton == skeleton).limit(50)):
         if mixed or names.is_mixed_script(other):
             raise DomainError(
                 ErrorCode.BAD_NAME,
-                f"that name looks like {other!r}, mixing letters of several scripts",
-                params={"reason": "lookalike", "name": other},
+                f"that name looks like {other!r}, "
+                + ("mixing letters of several scripts" if mixed else "which mixes letters of several scripts"),
+                params={"reason": "lookalike" if mixed else "lookalike_taken", "name": other},
             )
 
 

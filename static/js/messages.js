@@ -76,6 +76,7 @@ export const WORDS = {
   "error.bad_name.length": ["A name has {min} to {max} characters; this one has {length}.", "That name is too short or too long."],
   "error.bad_name.characters": "A name holds letters, digits, '_' and '-' only.",
   "error.bad_name.lookalike": ["That name looks too much like {name}: it mixes letters of different alphabets.", "That name looks too much like another player's."],
+  "error.bad_name.lookalike_taken": ["A player is already called {name}, which mixes letters of different alphabets and looks just like this name: choose another.", "Another player's name looks just like this one: choose another."],
   "error.weak_password": "Choose a stronger password.",
   "error.weak_password.too_short": ["Passwords need at least {min} characters.", "That password is too short."],
   "error.weak_password.too_long": ["Passwords can have at most {max} characters.", "That password is too long."],
