@@ -107,6 +107,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -114,6 +115,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
@@ -923,6 +925,9 @@ class Stats:
     act_latency: list[float] = field(default_factory=list)
     start_latency_all: list[float] = field(default_factory=list)
     start_latency_window: list[float] = field(default_factory=list)
+    #: the steps of each start in the window: ``queued`` (waiting for the client's own bound on
+    #: starts at once), ``create``, ``join``, ``open`` (both sockets' ``hello`` answered)
+    start_steps_window: dict[str, list[float]] = field(default_factory=dict)
     matches_started: int = 0
     matches_finished: int = 0
     matches_finished_window: int = 0
@@ -1000,7 +1005,7 @@ class Seat:
         try:
             await self.ws.send(f'{{"type":"hello","since":{since}}}')
             while True:
-                frame = json.loads(await asyncio.wait_for(self.ws.recv(), 120))
+                frame = orjson.loads(await asyncio.wait_for(self.ws.recv(), 120))
                 if frame.get("type") == "snapshot":
                     self._track(frame)
                     self.snap = frame
@@ -1035,7 +1040,7 @@ class Seat:
                 with contextlib.suppress(ConnectionClosed):  # (a close with 1000 or 1001 just ends the loop)
                     async for message in self.ws:
                         self.last_frame = time.monotonic()
-                        frame = json.loads(message)
+                        frame = orjson.loads(message)
                         kind = frame.get("type")
                         if kind == "snapshot":
                             await self._on_snapshot(frame)
@@ -1166,7 +1171,7 @@ class Seat:
         frame = {"type": "act", "action": action, "version": snap["version"], "ack": self.pending_ack}
         self.sent_at = time.perf_counter()
         try:
-            await self.ws.send(json.dumps(frame, separators=(",", ":")))
+            await self.ws.send(orjson.dumps(frame).decode())
         except ConnectionClosed:
             self.pending_ack = None
 
@@ -1275,19 +1280,26 @@ class LoadRun:
         try:
             t0 = time.perf_counter()
             async with self._open_sem:
+                t1 = time.perf_counter()
                 options = {"turn_seconds": 0, "spectators": True, **self.options.game_options}
                 info = await self._post("/api/matches", a, {"game": self.options.game, "options": options})
                 match_id = int(info["id"])
+                t2 = time.perf_counter()
                 await self._post(f"/api/matches/{match_id}/join", b)
+                t3 = time.perf_counter()
                 seats = [Seat(self, a, match_id), Seat(self, b, match_id)]
                 opened = await asyncio.gather(*(s.start() for s in seats), return_exceptions=True)
                 for outcome in opened:
                     if isinstance(outcome, BaseException):
                         raise outcome
-            elapsed = time.perf_counter() - t0
+            t4 = time.perf_counter()
+            elapsed = t4 - t0
             self.stats.start_latency_all.append(elapsed)
             if self.stats.measuring:
                 self.stats.start_latency_window.append(elapsed)
+                steps = {"queued": t1 - t0, "create": t2 - t1, "join": t3 - t2, "open": t4 - t3}
+                for step, seconds in steps.items():
+                    self.stats.start_steps_window.setdefault(step, []).append(seconds)
             self.stats.matches_started += 1
             if index not in self.slots_started:  # the ramp ends when every slot has had a start
                 self.slots_started.add(index)
@@ -1612,6 +1624,9 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         "act_latency_ms": summarize_ms(s.act_latency),
         "match_start_ms": summarize_ms(s.start_latency_all, (0.5, 0.99)),
         "match_start_window_ms": summarize_ms(s.start_latency_window, (0.5, 0.99)),
+        "match_start_steps_window_ms": {
+            step: summarize_ms(seconds, (0.5, 0.99)) for step, seconds in s.start_steps_window.items()
+        },
         "matches_started": s.matches_started,
         "matches_finished": s.matches_finished,
         "matches_finished_window": s.matches_finished_window,
@@ -1634,6 +1649,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         "proxy_rss_per_socket_kib": _per_socket(proxy_before, proxy_end, sockets),
         "server_cpu_percent": split.get("servers") if server_pids else None,
         "client_cpu_percent": split.get("client"),
+        "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
         "client_gc": pauses.report(),
         "client_loop_stalls": stalls.report(),
         "window_utc": [at.isoformat() for at in window_utc],
@@ -1939,6 +1955,15 @@ def format_report(report: dict[str, Any]) -> str:
             f"{_fmt(start_w.get('p50'))} / {_fmt(start_w.get('p99'))} ms",
             "-",
         ),
+        (
+            "  start steps p50/p99 (window)",
+            "; ".join(
+                f"{step} {_fmt(st.get('p50'))}/{_fmt(st.get('p99'))}"
+                for step, st in (report.get("match_start_steps_window_ms") or {}).items()
+            )
+            or "-",
+            "-",
+        ),
         ("matches started / finished", f"{report['matches_started']} / {report['matches_finished']}", "-"),
         (
             "ramp (every slot's first start)",
@@ -1956,7 +1981,11 @@ def format_report(report: dict[str, Any]) -> str:
         ),
         ("nginx RSS per socket", _fmt(report["proxy_rss_per_socket_kib"], " KiB"), "-"),
         ("server CPU (% of a core)", _fmt(report["server_cpu_percent"], " %"), "-"),
-        ("load client CPU (% of a core)", _fmt(report["client_cpu_percent"], " %"), "-"),
+        (
+            f"load client CPU (% of a core; {report.get('client_loop', '?')})",
+            _fmt(report["client_cpu_percent"], " %"),
+            "-",
+        ),
         (
             "load client collections >= 50 ms (off)",
             f"{cgc['pauses']} (longest {_fmt(cgc['longest_ms'])} ms; {_fmt(cgc['total_ms'])} ms in all)",
@@ -2069,6 +2098,20 @@ def format_processes(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def run_loop(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run ``main`` on uvloop, as the server runs (uvicorn's ``--loop auto``), or on asyncio's own
+    loop where uvloop is missing (it comes with ``uvicorn[standard]``, not on Windows).
+
+    The client's own CPU is part of what the machine leaves the servers; with uvloop (and orjson
+    for its frames) it spent 0.34 ms an action against 0.38-0.49 ms before, in alternating runs
+    (``docs/performance.md``, ninth session)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def _interrupted(_signum: int, _frame: Any) -> None:
     raise KeyboardInterrupt
 
@@ -2080,7 +2123,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupted)
     try:
-        report = asyncio.run(run(options))
+        report = run_loop(run(options))
     except (LoadError, ValueError) as exc:
         print(f"load run failed: {exc}"[:5000], file=sys.stderr)
         return 1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.load import Options, check_loopback, format_report, parse_args, run
+from bench.load import Options, check_loopback, format_report, parse_args, run, run_loop
 from tests.servers import ServerProcess, migrate, server_env
 
 
@@ -71,6 +71,18 @@ def test_two_matches_are_played_and_measured(tmp_path: Path) -> None:
     assert report["server_log"]["tracebacks"] == 0, report["server_log"]["first_traceback"]
     assert set(report["server_log"]["stalls"]) == {"gc_pause", "loop_stall"}, table
     assert report["client_loop_stalls"]["count"] >= 0 and "load client loop stalls" in table
+    # each start in the window is split into its steps, one sample per step per start
+    window_starts = report["match_start_window_ms"]["count"]
+    steps = report["match_start_steps_window_ms"]
+    assert set(steps) == ({"queued", "create", "join", "open"} if window_starts else set()), table
+    assert all(st["count"] == window_starts for st in steps.values()), table
+
+
+def test_the_client_runs_on_uvloop_as_the_server_does():
+    async def loop_module() -> str:
+        return type(asyncio.get_running_loop()).__module__
+
+    assert run_loop(loop_module()).startswith("uvloop")
 
 
 def test_the_client_times_its_own_collections_only_in_the_window_and_restores_the_collector():
