@@ -527,6 +527,9 @@ export const WORDS = {
   "br.order.legend": "The corner number is when the rune applies: 1 construction, 2 destruction, 3 doubles, 4 differences, 5 own/opponent swaps, 6 other swaps. Fire, Water and Zero have none.",
   "br.order.title": "Applies at step {order} of the turn ({what}). Order: 1 construction, 2 destruction, 3 doubles, 4 differences, 5 own/opponent swaps, 6 other swaps.",
   "br.order.aria": "order {order}",
+  // the step-by-step table's order cell for the "+own R" part of S1+r (and "+own S" of R1+s)
+  "br.order.cross": "after 2",
+  "br.order.cross_title": "This part adds your own {source} of the turn, so it applies once construction (1) and destruction (2) are counted.",
   "br.player": "Player {n}",
   "br.you": "you",
   "br.no_turn_yet": "No turn has been played yet.",

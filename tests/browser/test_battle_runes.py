@@ -308,3 +308,22 @@ def test_match_against_the_computer_from_the_lobby(new_page):
     # the finished match is listed in the lobby with a replay link
     page.goto("/lobby")
     expect(page.locator(f'#my-finished li[data-match-id="{match_id}"] a:has-text("Replay")')).to_be_visible()
+
+
+def test_the_steps_table_says_when_a_cross_term_applies(new_page):
+    """The "+own R" part of S1+r (and "+own S" of R1+s) is applied after orders 1 and 2 (the
+    spec's step 4), so its row comes after the destruction rows: its order cell says so instead of
+    the rune's printed 1, which read as out of order."""
+    page = new_page()
+    page.goto("/")
+    cells = page.evaluate(
+        """async () => {
+            const m = await import('/static/js/games/battle_runes.js');
+            const cross = m.orderCell({rune: 'S1PR', seat: 0, order: 1, code: 'cross', params: {source: 'R'}});
+            const plain = m.orderCell({rune: 'S1PR', seat: 0, order: 1, code: 'add', params: {}});
+            return [cross.textContent, cross.title, plain.textContent];
+        }"""
+    )
+    assert cells[0] == "after 2"
+    assert "own R" in cells[1] and "(2)" in cells[1]
+    assert cells[2] == "1"

@@ -187,6 +187,16 @@ export function runeCard(id, opts = {}) {
   return el(tag, attrs, ...children);
 }
 
+/** A step's order cell: the rune's order number, or for the "+own R" / "+own S" part of S1+r and
+ * R1+s (code "cross") when that part applies: after orders 1 and 2, whose totals it adds (the
+ * spec's step 4), which is why the row comes after the destruction rows. */
+export function orderCell(st) {
+  if (st.code === "cross") {
+    return el("td", { class: "num", title: say("br.order.cross_title", { source: st.params?.source ?? "" }), text: say("br.order.cross") });
+  }
+  return el("td", { class: "num", text: st.order === null || st.order === undefined ? "–" : String(st.order) });
+}
+
 function chip(id) {
   const r = rune(id);
   return el("span", { class: `chip chip-${r.kind}`, title: runeTitle(r), dataset: { rune: id } }, shortLabel(id));
@@ -246,7 +256,7 @@ export function breakdown(res, nm, { turn = null } = {}) {
     el("td", { class: "num", text: String(i + 1) }),
     el("td", {}, chip(st.rune)),
     el("td", { text: nm[st.seat] }),
-    el("td", { class: "num", text: st.order === null || st.order === undefined ? "–" : String(st.order) }),
+    orderCell(st),
     el("td", { class: "note", text: stepText(st, nm) }),
     el("td", { class: "num", text: `${st.S[0]} : ${st.S[1]}` }),
     el("td", { class: "num", text: `${st.R[0]} : ${st.R[1]}` })));
