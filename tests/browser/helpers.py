@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from app.db.session import make_engine, make_sessionmaker
@@ -62,6 +63,22 @@ def watch(page: Page) -> Watcher:
     page.on("pageerror", lambda exc: w.errors.append(str(exc)))
     page.on("console", lambda msg: w.errors.append(msg.text) if msg.type == "error" else None)
     return w
+
+
+def reload(page: Page) -> None:
+    """Load the page again, as a player pressing F5 would.
+
+    The clan, challenge and tournament pages reload themselves when their poll sees a change; when
+    that reload starts while ours is on its way, Chromium aborts one of the two navigations
+    (``net::ERR_ABORTED``). Either way the page ends up freshly loaded, which is all a caller asks, so
+    that abort waits for the page's own load instead of failing the test. Any other error is raised.
+    """
+    try:
+        page.reload()
+    except PlaywrightError as exc:
+        if "ERR_ABORTED" not in str(exc):
+            raise
+        page.wait_for_load_state("load")
 
 
 def signup(page: Page, name: str) -> None:

@@ -26,7 +26,7 @@ from app.clans.models import Clan, ClanPoints
 from app.clans.months import month_start, next_month
 from app.db.base import utcnow
 from tests.browser.conftest import serve
-from tests.browser.helpers import in_server_db, signup, unique_name, watch
+from tests.browser.helpers import in_server_db, reload, signup, unique_name, watch
 from tests.conftest import make_settings
 from tests.servers import ServerProcess
 
@@ -96,7 +96,7 @@ def test_challenge_played_to_its_result_ladder_points_and_the_month_close_trophy
     expect(b.locator("#challenge")).to_have_attribute("data-status", "accepted")
 
     _sign_up_for_both(b, "challenged")
-    a.reload()
+    reload(a)
     _sign_up_for_both(a, "challenger")
     # both boards have their two players: their matches are live
     links = a.locator("#challenge-boards .board-match a")

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import Dialog, Page, expect
 
-from tests.browser.helpers import english_on_page, signup, unique_name, watch
+from tests.browser.helpers import english_on_page, reload, signup, unique_name, watch
 from tests.browser.test_i18n_browser import choose_language
 from tests.i18n.walk import english_in_text
 
@@ -144,7 +144,7 @@ def test_clans_wall_and_challenges_in_every_language(new_page, locale):
     )
     _clean(b, locale, *names)
     # the challenge follows the board by itself on a's page
-    a.reload()
+    reload(a)
     expect(a.locator("#challenge")).to_have_attribute("data-status", "accepted", timeout=LONG)
     _clean(a, locale, *names)
     b.goto(f"/clans/{tag_b}")

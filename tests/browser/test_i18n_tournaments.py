@@ -104,8 +104,8 @@ def test_a_tournament_and_a_reward_in_the_players_language(new_page, server, loc
     expect(org.locator("#tournament-rounds a.match-link")).to_have_count(1, timeout=LONG)
     _no_english(org, locale, *names)
 
-    # the Knight withdraws from the running tournament: the match is forfeited, the Master wins
-    player.reload()
+    # the Knight's page follows the start by itself (its poll reloads it; a reload of ours could
+    # collide with that one); the Knight withdraws: the match is forfeited, the Master wins
     expect(player.locator("#tournament-status")).to_have_attribute("data-status", "running", timeout=LONG)
     _no_english(player, locale, *names)
     player.locator("#tournament-withdraw").click()
