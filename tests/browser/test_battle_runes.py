@@ -40,6 +40,16 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
+def _places(page) -> dict[str, list[list[int]]]:
+    """Where the player's runes, the opponent's mark in the status line and the opponent's hand
+    are in the viewport (x, y, width, height in CSS pixels, rounded)."""
+    box = "(e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); }"
+    return {
+        what: page.eval_on_selector_all(selector, f"els => els.map({box})")
+        for what, selector in {"runes": ".br-mine .rune", "mark": "#opp-state", "other": ".br-other"}.items()
+    }
+
+
 @pytest.fixture(scope="module")
 def played(browser, server) -> Any:
     """Alice creates a match against a person in the lobby, Bob joins it from the lobby, Carol
@@ -81,9 +91,20 @@ def played(browser, server) -> Any:
         assert c.locator(".rune.selectable").count() == 0
         assert c.locator("#confirm-pick").count() == 0
 
+        # Bob's runes stay where they are when Alice's choice arrives (at 1,024 px in the first turn,
+        # on a phone in the second): a click aimed at one rune must not land on another. The mark
+        # "is choosing" → "has chosen ✓" keeps its size (once it wrapped the status line at some
+        # widths and moved the hand 30 px down), and so does the opponent's hand with its badge.
+        steady = {1: {"width": 1024, "height": 900}, 2: {"width": 390, "height": 844}}.get(turn)
+        if steady:
+            b.set_viewport_size(steady)
+            before = _places(b)
         pick_three(a, rng, then_waits=True, prefer="build", check=turn == 1)
         # Bob and Carol see that Alice has chosen (not what)
         expect(b.locator("#opp-state")).to_contain_text("has chosen")
+        if steady:
+            assert _places(b) == before, steady
+            b.set_viewport_size({"width": 1280, "height": 900})
         expect(c.locator('.who-state.done[data-seat="0"]')).to_be_visible()
         expect(c.locator(".seat-card[data-seat='0'] .seat-status")).to_have_text("has chosen ✓")
         if turn == 1:

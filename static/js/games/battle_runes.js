@@ -357,6 +357,22 @@ let snapshot_match_id = null;
 // ------------------------------------------------------------------ render
 
 /** Draw `snapshot` into `root`; a seated player can pick 3 runes and confirm (client.act). */
+/**
+ * The "choosing… / has chosen ✓" mark of one seat, as wide as the wider of its two texts, so the
+ * status line keeps its size (and the hand below it its place) when the opponent's choice arrives
+ * while the player is clicking runes. The other text is a hidden ::before/::after of the mark
+ * (site.css, .who-state[data-chosen]); the mark's text content is only the visible one.
+ * @param {boolean} done whether the seat has chosen
+ * @param {string} who the seat's name
+ * @param {object} [attrs] more attributes (an id, a dataset)
+ */
+function whoState(done, who, { dataset = {}, ...attrs } = {}) {
+  return el("span", {
+    class: `who-state${done ? " done" : ""}`, ...attrs,
+    dataset: { ...dataset, chosen: say("br.who.chosen", { who }), choosing: say("br.who.choosing", { who }) },
+  }, el("span", { text: say(done ? "br.who.chosen" : "br.who.choosing", { who }) }));
+}
+
 export function render(root, snapshot, client) {
   const view = snapshot.view;
   snapshot_match_id = snapshot.match_id || (client && client.matchId) || null;
@@ -409,8 +425,7 @@ export function render(root, snapshot, client) {
   if (over) {
     status.textContent = say("br.status.over");
   } else if (!player) {
-    status.append(`${say("br.status.turn", { turn: turnNow })} `, ...[0, 1].map((s) => el("span", { class: `who-state${chosen.has(s) ? " done" : ""}`, dataset: { seat: s } },
-      say(chosen.has(s) ? "br.who.chosen" : "br.who.choosing", { who: nm[s] }))));
+    status.append(`${say("br.status.turn", { turn: turnNow })} `, ...[0, 1].map((s) => whoState(chosen.has(s), nm[s], { dataset: { seat: s } })));
     status.dataset.state = "spectating";
   } else if (pending) {
     status.textContent = say("br.status.sending");
@@ -423,8 +438,7 @@ export function render(root, snapshot, client) {
   } else if (legal.length) {
     const opp = 1 - seat;
     status.append(el("strong", { text: `${say("br.status.pick", { turn: turnNow, n: PICK })} ` }),
-      el("span", { class: `who-state${chosen.has(opp) ? " done" : ""}`, id: "opp-state" },
-        say(chosen.has(opp) ? "br.who.chosen" : "br.who.choosing", { who: nm[opp] })));
+      whoState(chosen.has(opp), nm[opp], { id: "opp-state" }));
     status.dataset.state = "picking";
   } else {
     status.textContent = say("br.status.dealing");
@@ -473,7 +487,9 @@ export function render(root, snapshot, client) {
     const sizes = say("br.hand.sizes", { deck: view.deck_sizes ? view.deck_sizes[s] : "?", discard: view.discard_sizes ? view.discard_sizes[s] : "?" });
     const section = el("section", { class: `br-hand${mine ? " br-mine" : " br-other"}`, dataset: { seat: s, testid: mine ? "my-hand" : `hand-${s}` } },
       el("h3", {}, title, " ", el("span", { class: "muted small", text: sizes }),
-        !mine && !over && chosen.has(s) ? el("span", { class: "badge badge-ok", text: say("br.badge.chosen") }) : null),
+        // (kept in place while the opponent chooses, only hidden: its arrival must not move the cards
+        // the player is clicking)
+        !mine && !over ? el("span", { class: `badge badge-ok${chosen.has(s) ? "" : " badge-reserved"}`, "aria-hidden": chosen.has(s) ? null : "true", text: say("br.badge.chosen") }) : null),
       el("div", { class: "rune-row" }, ...cards));
     if (mine && canPick) {
       const match = legal.find((a) => sameSet(a.runes || [], st.selected));
