@@ -73,6 +73,22 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * An element whose text is one of two that replace each other while a player clicks near it
+ * ("choosing…" / "has chosen ✓"): it keeps the size of the wider of the two, whichever shows, so
+ * the change moves nothing below it (site.css, .steady-text). Its text content is only `text`.
+ * @param {string} tag the element ("span", "p")
+ * @param {object} attrs its attributes, as el's (a "class" is added to)
+ * @param {string} text the text shown
+ * @param {[string, string]} both the two texts it can show (`text` is one of them)
+ */
+export function steadyText(tag, attrs, text, both) {
+  const { class: cls = "", dataset = {}, ...rest } = attrs || {};
+  return el(tag, {
+    ...rest, class: `${cls} steady-text`.trim(), dataset: { ...dataset, steadyA: both[0], steadyB: both[1] },
+  }, el("span", { text }));
+}
+
 /** Show a message in an error box (hidden when `message` is empty). */
 export function showError(box, message) {
   if (!box) return;

@@ -25,7 +25,7 @@
 // time bank match (clock.clock === "bank") every person's seat shows its bank: counting down while
 // the seat must act, standing still (class "paused") while it waits.
 
-import { api, el, formatTimeControl, levelName, playerLink } from "/static/js/api.js";
+import { api, el, formatTimeControl, levelName, playerLink, steadyText } from "/static/js/api.js";
 import { errorText, pageLocale, say } from "/static/js/messages.js";
 import { sha256Hex } from "/static/js/sha256.js";
 
@@ -255,6 +255,12 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
     } else if (toAct.has(s.seat)) {
       state = simultaneous ? "choosing" : "to_move";
     }
+    // (in a simultaneous turn "choosing…" and "has chosen ✓" keep one size: another seat's choice
+    // must not move the table under a player who is clicking)
+    const status = simultaneous && (state === "choosing" || state === "chosen")
+      ? steadyText("span", { class: "seat-status", dataset: { state } }, say(`table.state.${state}`),
+        [say("table.state.chosen"), say("table.state.choosing")])
+      : el("span", { class: "seat-status", text: state ? say(`table.state.${state}`) : "", dataset: { state } });
     const clock = el("span", { class: "seat-clock", dataset: { clockSeat: s.seat } });
     if (clockText) clock.textContent = clockText(s.seat) || "";
     return el("div", {
@@ -263,7 +269,7 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
     },
     el("div", { class: "seat-name" }, el("span", { class: "seat-dot", "aria-hidden": "true" }),
       s.user ? playerLink(s.user) : seatName(snapshot.seats, s.seat), ...badges),
-    el("div", { class: "seat-state" }, el("span", { class: "seat-status", text: state ? say(`table.state.${state}`) : "", dataset: { state } }), clock));
+    el("div", { class: "seat-state" }, status, clock));
   });
   box.replaceChildren(...cards);
 }

@@ -41,12 +41,17 @@ def shot(page, name: str) -> None:
 
 
 def _places(page) -> dict[str, list[list[int]]]:
-    """Where the player's runes, the opponent's mark in the status line and the opponent's hand
-    are in the viewport (x, y, width, height in CSS pixels, rounded)."""
+    """Where the player's runes, the opponent's mark in the status line, the opponent's hand and the
+    seat cards are in the viewport (x, y, width, height in CSS pixels, rounded)."""
     box = "(e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); }"
     return {
         what: page.eval_on_selector_all(selector, f"els => els.map({box})")
-        for what, selector in {"runes": ".br-mine .rune", "mark": "#opp-state", "other": ".br-other"}.items()
+        for what, selector in {
+            "runes": ".br-mine .rune",
+            "mark": "#opp-state",
+            "other": ".br-other",
+            "seats": ".seat-card",
+        }.items()
     }
 
 

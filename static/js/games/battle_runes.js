@@ -4,7 +4,7 @@
 // Module contract (static/js/match_client.js): setup(client), render(root, snapshot, client),
 // describeEvent(event, entry, client), describeInput(entry, client).
 
-import { el, loadGameData } from "/static/js/api.js";
+import { el, loadGameData, steadyText } from "/static/js/api.js";
 import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
 import { knows, say } from "/static/js/messages.js";
@@ -358,19 +358,15 @@ let snapshot_match_id = null;
 
 /** Draw `snapshot` into `root`; a seated player can pick 3 runes and confirm (client.act). */
 /**
- * The "choosing… / has chosen ✓" mark of one seat, as wide as the wider of its two texts, so the
- * status line keeps its size (and the hand below it its place) when the opponent's choice arrives
- * while the player is clicking runes. The other text is a hidden ::before/::after of the mark
- * (site.css, .who-state[data-chosen]); the mark's text content is only the visible one.
+ * The "choosing… / has chosen ✓" mark of one seat; it keeps its size when the text changes (api.js,
+ * steadyText), so the opponent's choice arriving mid-pick moves none of the player's runes.
  * @param {boolean} done whether the seat has chosen
  * @param {string} who the seat's name
  * @param {object} [attrs] more attributes (an id, a dataset)
  */
-function whoState(done, who, { dataset = {}, ...attrs } = {}) {
-  return el("span", {
-    class: `who-state${done ? " done" : ""}`, ...attrs,
-    dataset: { ...dataset, chosen: say("br.who.chosen", { who }), choosing: say("br.who.choosing", { who }) },
-  }, el("span", { text: say(done ? "br.who.chosen" : "br.who.choosing", { who }) }));
+function whoState(done, who, attrs = {}) {
+  const both = [say("br.who.chosen", { who }), say("br.who.choosing", { who })];
+  return steadyText("span", { ...attrs, class: `who-state${done ? " done" : ""}` }, both[done ? 0 : 1], both);
 }
 
 export function render(root, snapshot, client) {
