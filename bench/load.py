@@ -35,7 +35,10 @@ Everything else (bots, clocks, frame size, sessions) stays as the server would r
 Reported (printed as a table, ``--json FILE`` writes the same as JSON): acked acts per second over
 the measured window (after the ramp, every first match started, and ``--warmup`` seconds), the
 act-to-snapshot latency (``act`` sent -> the snapshot carrying its ``ack`` received), the match
-start latency (create + join + both ``hello`` answered with a snapshot), errors by ``code``
+start latency (create + join + both ``hello`` answered with a snapshot; this client's own starts,
+whose steps also wait in its own busy loop, and, with ``--start-probe SECONDS`` (0.5 unless 0),
+those of ``bench/start_probe.py``: a process of its own that starts a match that often over the
+window and times it, as a player's browser with one match would see it), errors by ``code``
 (``error`` frames, HTTP errors, and the client's own: ``http_failed``, ``connect_failed``,
 ``connection_closed`` (before the first snapshot), ``reconnect_failed``, ``event_gap``,
 ``event_ahead``, ``timeout``, ``stalled``, ``no_legal_actions``, ``ramp_timeout``), sockets the
@@ -190,6 +193,8 @@ class Options:
     prototype_db: str = DEFAULT_PROTOTYPE_DB
     seed: int | None = None
     quiet: bool = False
+    #: seconds between the starts of ``bench/start_probe.py`` over the window; 0: no probe
+    start_probe: float = 0.5
 
     @property
     def pool_size(self) -> int:
@@ -241,6 +246,13 @@ def parse_args(argv: list[str] | None = None) -> Options:
     p.add_argument("--prototype-db", default=DEFAULT_PROTOTYPE_DB, help="LAB_DB of the prototype")
     p.add_argument("--seed", type=int, default=None, help="seed of the client's random choices")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument(
+        "--start-probe",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="over the window, a process of its own starts a match this often and times it (0: off)",
+    )
     a = p.parse_args(argv)
     try:
         game_options = json.loads(a.game_options)
@@ -290,6 +302,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         prototype_db=a.prototype_db,
         seed=a.seed,
         quiet=a.quiet,
+        start_probe=max(0.0, a.start_probe),
     )
     try:
         if options.url:
@@ -1506,6 +1519,72 @@ class LoopStalls:
         }
 
 
+class ProbeProcess:
+    """``bench/start_probe.py`` in a process of its own, lined up with the measured window: it
+    signs up its two players when started, and begins its starts on :meth:`go`.
+
+    :param options: the run (``game``, ``game_options``, ``seconds``, ``start_probe``).
+    :param base_url: the server address the load tool drives.
+    """
+
+    def __init__(self, options: Options, base_url: str) -> None:
+        self.options, self.base_url = options, base_url
+        self.path = Path(tempfile.mkdtemp(prefix="start-probe-")) / "report.json"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self, timeout: float = 120.0) -> None:
+        """Start it and wait until its players are signed up.
+
+        :raises LoadError: ``probe_failed`` when it exits or stays silent instead.
+        """
+        o = self.options
+        self.proc = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "bench.start_probe", "--url", self.base_url, "--game", o.game),
+            *("--game-options", json.dumps(o.game_options), "--seconds", str(o.seconds)),
+            *("--interval", str(o.start_probe), "--json", str(self.path), "--wait-go"),
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert self.proc.stdout is not None
+        try:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        except TimeoutError:
+            line = b""
+        if line.strip() != b"ready":
+            await self.stop()
+            raise LoadError("probe_failed", f"the start probe did not sign up: {line!r}")
+
+    async def go(self) -> None:
+        """Let it begin (it runs ``seconds`` from now)."""
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(b"go\n")
+        await self.proc.stdin.drain()
+
+    async def result(self, timeout: float = 120.0) -> dict[str, Any] | None:
+        """Its report (see :meth:`bench.start_probe.StartProbe.run`) once it has exited, or
+        ``None`` when it failed or outlived ``timeout``."""
+        if self.proc is None:
+            return None
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            await self.stop()
+            return None
+        try:
+            data: dict[str, Any] = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data
+
+    async def stop(self) -> None:
+        """Kill it if it still runs, and remove its report's folder."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+        shutil.rmtree(self.path.parent, ignore_errors=True)
+
+
 async def drive(options: Options, base_url: str, server_pids: list[int], fleet: Fleet | None = None) -> dict[str, Any]:
     """Register the pool, run the matches over the window and measure; the servers are already up.
 
@@ -1524,6 +1603,8 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
     proxy_pids = [w.pid for w in procs if not w.server]
     slots: list[asyncio.Task[None]] = []
     check: dict[str, Any] | None = None
+    probe = ProbeProcess(options, load.base_url) if options.start_probe > 0 else None
+    probed: dict[str, Any] | None = None
     try:
         t = time.perf_counter()
         await load.register()
@@ -1547,6 +1628,8 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
             f"{'' if ramp_complete else ' (ramp timed out)'}; errors so far {dict(load.stats.errors)}; "
             f"warm-up {options.warmup} s",
         )
+        if probe is not None:
+            await probe.start()
         await _wait_alive(asyncio.sleep(options.warmup), options.warmup + 60, fleet)
         pauses.tune()  # (its collection stops the client's loop for up to a second at 5,000 sockets:
         # acks held up by it would be counted in the window with that wait in them)
@@ -1556,6 +1639,8 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         load.stats.window_start = t0 = time.perf_counter()
         window_from = datetime.now(UTC)
         load.stats.measuring = pauses.measuring = stalls.measuring = True
+        if probe is not None:
+            await probe.go()
         if options.reconnect_check:
             await _wait_alive(asyncio.sleep(options.seconds / 2), options.seconds + 60, fleet)
             check = await _stop_one(options, load, procs, fleet, t0, cpu_last)
@@ -1577,7 +1662,11 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         held = established_by_port([w.port for w in procs if w.port is not None])
         sockets = load.stats.sockets_open
         _log(options, f"measured {window:.1f} s; closing {sockets} sockets")
+        if probe is not None:
+            probed = await probe.result()
     finally:
+        if probe is not None:
+            await probe.stop()
         loop_watch.cancel()
         pauses.untune()
         await load.stop()
@@ -1627,6 +1716,7 @@ async def drive(options: Options, base_url: str, server_pids: list[int], fleet: 
         "match_start_steps_window_ms": {
             step: summarize_ms(seconds, (0.5, 0.99)) for step, seconds in s.start_steps_window.items()
         },
+        "start_probe": probed,
         "matches_started": s.matches_started,
         "matches_finished": s.matches_finished,
         "matches_finished_window": s.matches_finished_window,
@@ -1923,6 +2013,27 @@ def _fmt(value: Any, unit: str = "") -> str:
     return text + unit
 
 
+def _probe_rows(probed: dict[str, Any] | None) -> list[tuple[str, str, str]]:
+    """The report table's rows of the start probe (``bench/start_probe.py``): a match start as a
+    player on a client of their own sees it, beside the load client's own starts."""
+    if not probed:
+        return []
+    start = probed.get("start_ms") or {}
+    steps = "; ".join(
+        f"{step} {_fmt((probed.get(f'{step}_ms') or {}).get('p50'))}/{_fmt((probed.get(f'{step}_ms') or {}).get('p99'))}"
+        for step in ("create", "join", "open")
+    )
+    errors = f"; errors {probed['errors']}" if probed.get("errors") else ""
+    return [
+        (
+            f"probe start p50/p99 ({probed.get('count', 0)})",
+            f"{_fmt(start.get('p50'))} / {_fmt(start.get('p99'))} ms{errors}",
+            "-",
+        ),
+        ("  probe steps p50/p99", steps, "-"),
+    ]
+
+
 def format_report(report: dict[str, Any]) -> str:
     """The report as the table printed at the end of a run (ours, and the prototype beside it)."""
     lat, start, start_w = report["act_latency_ms"], report["match_start_ms"], report["match_start_window_ms"]
@@ -1964,6 +2075,7 @@ def format_report(report: dict[str, Any]) -> str:
             or "-",
             "-",
         ),
+        *_probe_rows(report.get("start_probe")),
         ("matches started / finished", f"{report['matches_started']} / {report['matches_finished']}", "-"),
         (
             "ramp (every slot's first start)",

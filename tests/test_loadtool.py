@@ -76,6 +76,13 @@ def test_two_matches_are_played_and_measured(tmp_path: Path) -> None:
     steps = report["match_start_steps_window_ms"]
     assert set(steps) == ({"queued", "create", "join", "open"} if window_starts else set()), table
     assert all(st["count"] == window_starts for st in steps.values()), table
+    # the start probe, a process of its own, started matches over the window and timed their steps
+    probed = report["start_probe"]
+    assert probed is not None and probed["errors"] == {} and probed["count"] >= 1, table
+    assert all(probed[f"{step}_ms"]["count"] == probed["count"] for step in ("create", "join", "open", "start"))
+    assert all(probed[f"{step}_ms"]["p50"] > 0 for step in ("create", "join", "open")), table
+    assert probed["start_ms"]["max"] >= probed["create_ms"]["max"], table
+    assert f"probe start p50/p99 ({probed['count']})" in table
 
 
 def test_the_client_runs_on_uvloop_as_the_server_does():
