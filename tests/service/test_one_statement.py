@@ -190,3 +190,36 @@ async def test_the_one_statement_create_refuses_an_overlong_value_instead_of_cut
         assert await driver.fetchval("SELECT origin_ref FROM matches WHERE id = $1", match_id) == "x" * 64
     finally:
         await driver.close()
+
+
+async def test_a_refused_capped_create_leaves_no_transaction_and_no_lock(pg_database):
+    """A capped create begins and locks the creator's row in one round trip, then inserts: when
+    the insert is refused, the transaction is rolled back, so the connection goes back to the
+    pool outside a transaction and the creator's row is free (another connection can lock it)."""
+    import asyncpg
+
+    from app.matches.insert import insert_match
+
+    await _pg_truncate(pg_database)
+    dsn = pg_database.replace("postgresql+asyncpg://", "postgresql://")
+    driver, other = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+    try:
+        creator = await driver.fetchval(
+            "INSERT INTO users (name, name_key, password_hash, created_at) VALUES ('capper', 'capper', 'x', now())"
+            " RETURNING id"
+        )
+        match = new_match("battle_runes", {}, 2, {0: creator}, created_by=creator, now=datetime.now(UTC))
+        match.origin_ref = "x" * 65  # refused by the column
+        with pytest.raises(asyncpg.exceptions.StringDataRightTruncationError):
+            await insert_match(driver, match, capped_by=creator, cap=3)
+        assert not driver.is_in_transaction()
+        async with other.transaction():  # not held: NOWAIT would raise LockNotAvailableError
+            await other.execute("SELECT 1 FROM users WHERE id = $1 FOR UPDATE NOWAIT", creator)
+        match.origin_ref = None
+        match_id, open_before, holders = await insert_match(driver, match, capped_by=creator, cap=3)
+        assert match_id is not None and open_before == 0 and set(holders) == {creator}
+        assert not driver.is_in_transaction()
+        assert await other.fetchval("SELECT count(*) FROM matches WHERE created_by = $1", creator) == 1
+    finally:
+        await driver.close()
+        await other.close()
