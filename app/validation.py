@@ -8,6 +8,9 @@ anything reaches the database (PostgreSQL refuses U+0000 in text and JSON, which
 - :data:`Text`: any text without control characters (Unicode category ``Cc``: U+0000-U+001F,
   U+007F-U+009F, so also tab and newline) or lone surrogates (``Cs``: not valid UTF-8, which a
   JSON ``"\\ud800"`` escape can carry). Kept as sent.
+- :data:`MultilineText`: :data:`Text` that may also hold line breaks (``\n``, U+000A: what a
+  browser's ``<textarea>`` gives as its value), for the few fields a page shows with their lines
+  (a clan's description). Any other control character is refused as in :data:`Text`.
 - :data:`Name`: :data:`Text` without invisible format characters either (Unicode category ``Cf``:
   right-to-left overrides such as U+202E that make a name read differently from what it is, and
   zero-width characters such as U+200B that make a blank name look like text), trimmed of
@@ -36,21 +39,30 @@ from pydantic_core import PydanticCustomError, core_schema
 REFUSED_CATEGORIES = frozenset({"Cc", "Cs"})
 
 
-def check_text(value: str) -> str:
+def check_text(value: str, allowed: str = "") -> str:
     """``value`` unchanged when it has no control character or lone surrogate.
 
+    :param allowed: control characters let through all the same (``"\n"``: :data:`MultilineText`).
     :raises PydanticCustomError: ``control_characters`` (``ctx``: ``{"position": index}`` of the
         first refused character, counted in characters from 0); pydantic turns it into a
         validation error, which the API answers with 422 ``validation_error``.
     """
     for i, ch in enumerate(value):
-        if unicodedata.category(ch) in REFUSED_CATEGORIES:
+        if unicodedata.category(ch) in REFUSED_CATEGORIES and ch not in allowed:
             raise PydanticCustomError(
                 "control_characters",
                 "text may not contain control characters (found one at {position})",
                 {"position": i},
             )
     return value
+
+
+def check_multiline(value: str) -> str:
+    """``value`` unchanged when its only control characters are line breaks (``\n``).
+
+    :raises PydanticCustomError: ``control_characters``, as :func:`check_text`.
+    """
+    return check_text(value, "\n")
 
 
 def check_name(value: str) -> str:
@@ -119,6 +131,13 @@ def text_pattern() -> str:
 
 
 @cache
+def multiline_pattern() -> str:
+    """The JSON Schema ``pattern`` of :data:`MultilineText`: no refused character but ``\n``."""
+    refused = code_point_ranges(lambda ch: unicodedata.category(ch) == "Cc" and ch != "\n")
+    return f"^{char_class(refused, negate=True)}*$"
+
+
+@cache
 def name_pattern() -> str:
     """The JSON Schema ``pattern`` of :data:`Name`: no control or format character, and at least
     one character that is not whitespace (``str.isspace``), so that trimming leaves something
@@ -155,6 +174,8 @@ class SchemaPattern:
 
 #: text without control characters (see the module docstring)
 Text = Annotated[str, AfterValidator(check_text), SchemaPattern(text_pattern)]
+#: text without control characters but line breaks (see the module docstring)
+MultilineText = Annotated[str, AfterValidator(check_multiline), SchemaPattern(multiline_pattern)]
 #: a name: :data:`Text`, then trimmed, not blank (a ``max_length`` given with ``Field`` counts the
 #: name as sent)
 Name = Annotated[str, AfterValidator(check_name), SchemaPattern(name_pattern)]

@@ -12,7 +12,7 @@ from app.clans.models import CLAN_NAME_MAX, CLAN_TAG_MAX, CLAN_TAG_MIN, DESCRIPT
 from app.clans.regions import REGION_MAX, region_codes
 from app.clans.wall_models import WALL_POST_MAX
 from app.users.models import NAME_MAX
-from app.validation import Name, Text
+from app.validation import MultilineText, Name, Text
 
 TAG_PATTERN = r"^[A-Za-z0-9]+$"
 #: the tags a clan may not take, any case (:data:`app.clans.service.RESERVED_TAGS`: ``/clans/ladder``)
@@ -26,7 +26,8 @@ RegionCode = Annotated[
     str, Field(min_length=2, max_length=REGION_MAX, json_schema_extra={"enum": sorted(region_codes())})
 ]
 Colour = Annotated[str, Field(pattern=COLOUR_PATTERN, min_length=7, max_length=7)]
-Description = Annotated[Text, Field(max_length=DESCRIPTION_MAX)]
+#: a clan's description: its lines are kept (the clan page shows them, site.css ``pre-line``)
+Description = Annotated[MultilineText, Field(max_length=DESCRIPTION_MAX)]
 
 
 class ClanIn(BaseModel):

@@ -177,9 +177,15 @@ def check_colour(colour: str) -> str:
     return colour.lower()
 
 
-def _check_text(field: str, value: str, low: int, high: int) -> str:
+def _check_text(field: str, value: str, low: int, high: int, allowed: str = "") -> str:
+    """``value`` trimmed, when it has ``low`` to ``high`` characters and no control character but
+    those in ``allowed`` (``"\n"``: a description keeps its lines).
+
+    :raises DomainError: ``validation_error`` (``field``).
+    """
     value = value.strip()
-    if not low <= len(value) <= high or any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+    controls = (ch for ch in value if (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0) and ch not in allowed)
+    if not low <= len(value) <= high or any(True for _ in controls):
         raise _bad(field, f"{low} to {high} characters, no control characters")
     return value
 
@@ -320,7 +326,7 @@ async def found(
     if tag.lower() in RESERVED_TAGS:
         raise _bad("tag", f"the tag {tag!r} is reserved")
     region, colour = check_region(region), check_colour(colour)
-    description = _check_text("description", description, 0, DESCRIPTION_MAX)
+    description = _check_text("description", description, 0, DESCRIPTION_MAX, "\n")
     user = await _actor(session, actor)
     await lock_user(session, actor)
     await _not_in_a_clan(session, user, other=False)
@@ -369,7 +375,7 @@ async def update_clan(
     await _role_in(session, clan, actor, Role.LEADER, Role.OFFICER, moderation=True)
     changed = []
     if description is not None:
-        value = _check_text("description", description, 0, DESCRIPTION_MAX)
+        value = _check_text("description", description, 0, DESCRIPTION_MAX, "\n")
         if value != clan.description:
             clan.description = value
             changed.append("description")

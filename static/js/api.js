@@ -89,11 +89,16 @@ export function steadyText(tag, attrs, text, both) {
   }, el("span", { text }));
 }
 
-/** Show a message in an error box (hidden when `message` is empty). */
+/**
+ * Show a message in an error box (hidden when `message` is empty), scrolled into view when it is
+ * not in sight: a refusal answers something the player just did, and a box at the top of a long
+ * page (or of a tall form) is out of sight of the button they pressed.
+ */
 export function showError(box, message) {
   if (!box) return;
   box.textContent = message || "";
   box.hidden = !message;
+  if (message && typeof box.scrollIntoView === "function") box.scrollIntoView({ block: "nearest" });
 }
 
 /** A computer level as players read it ("Hard", "level.<difficulty>" of messages.js; the

@@ -27,11 +27,20 @@ function clanErrorText(err, clanFields) {
 }
 
 /**
+ * Show `message` where the player is looking: in the error box of the form `control` is in (next
+ * to its button), else in the page's (showError scrolls it into view).
+ */
+function refuse(control, message) {
+  const form = control && control.closest("form");
+  showError((form && form.querySelector(".form-error")) || errorBox, message);
+}
+
+/**
  * Run `call`; when it worked go to `next` (a path, or a function of the answer giving one; none:
- * this page again), else show the refusal and let the control be used again.
+ * this page again), else show the refusal (refuse) and let the control be used again.
  */
 async function act(control, call, next, clanFields = false) {
-  showError(errorBox, "");
+  for (const box of document.querySelectorAll(".form-error")) showError(box, "");
   if (control) control.disabled = true;
   try {
     const answer = await call();
@@ -39,7 +48,7 @@ async function act(control, call, next, clanFields = false) {
     if (target) window.location.assign(target);
     else window.location.reload();
   } catch (err) {
-    showError(errorBox, clanErrorText(err, clanFields));
+    refuse(control, clanErrorText(err, clanFields));
     if (control) control.disabled = false;
   }
 }
@@ -74,7 +83,7 @@ if (foundForm) {
       colour: f.colour.value,
       description: f.description.value,
     };
-    if (!body.name) return showError(errorBox, say("form.enter_name"));
+    if (!body.name) return refuse(foundForm, say("form.enter_name"));
     act(
       document.getElementById("found-submit"),
       () => api("POST", "/api/clans", body),
@@ -89,7 +98,7 @@ if (inviteForm) {
   inviteForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const name = inviteForm.elements.name.value.trim();
-    if (!name) return showError(errorBox, say("form.enter_name"));
+    if (!name) return refuse(inviteForm, say("form.enter_name"));
     act(inviteForm.querySelector("button"), () => api("POST", path(pageTag, "invitations"), { name }));
   });
 }

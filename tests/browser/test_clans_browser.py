@@ -30,10 +30,14 @@ def test_found_request_accept_and_the_member_shows(new_page):
     leader.fill("#found-name", clan_name)
     leader.fill("#found-tag", tag)
     leader.select_option("#found-region", "CZ-64")
-    leader.fill("#found-description", "We play <i>Scratch Wars</i> on Fridays.")
+    leader.fill("#found-description", "We play <i>Scratch Wars</i> on Fridays.\nEveryone welcome!")
     leader.click("#found-submit")
     leader.wait_for_url(re.compile(rf".*/clans/{tag}$"))
     expect(leader.locator("#clan-name")).to_have_text(clan_name)  # the markup shows as text
+    # the description keeps its two lines (a line break used to be refused as a control character)
+    assert (
+        leader.locator("#clan-description").inner_text() == "We play <i>Scratch Wars</i> on Fridays.\nEveryone welcome!"
+    )
     expect(leader.locator("#clan-region")).to_have_text("Jihomoravský kraj")
     expect(leader.locator(f'#clan-members tr[data-user="{lead_name}"] .clan-role')).to_have_text("Leader")
 
@@ -72,16 +76,17 @@ def test_the_clan_forms_say_the_rule_and_the_clan_page_fits_a_phone(new_page):
     signup(page, unique_name("pia"))
     page.goto("/clans")
     expect(page.locator("#found-form")).to_contain_text("Tag (2-6 letters A-Z or digits)")
-    error = page.locator("#clan-error")
+    error = page.locator("#found-error")  # next to the form's button, where the player looks
     tag_rule = "A tag has 2 to 6 letters A-Z or digits."
     page.fill("#found-name", "Polish Club")
     for bad_tag in ("A B", "ČR", "A"):
         page.fill("#found-tag", bad_tag)
         page.click("#found-submit")
         expect(error).to_be_visible()
+        expect(error).to_be_in_viewport()
         expect(error).to_have_text(tag_rule)
         expect(page.locator("#found-submit")).to_be_enabled()
-        page.evaluate("document.getElementById('clan-error').hidden = true")  # the next answer shows it again
+        page.evaluate("document.getElementById('found-error').hidden = true")  # the next answer shows it again
     page.fill("#found-tag", "PC1")
     page.fill("#found-name", "P")
     page.click("#found-submit")

@@ -127,3 +127,21 @@ def test_every_reason_and_history_code_has_words(client):
     assert not [c for c in HISTORY_CODES if f'h.code == "{c}"' not in template]
     js = client.get("/static/js/clans.js").text
     assert "errorText(err)" in js and "err.message" not in js
+
+
+def test_a_description_keeps_its_lines_and_refuses_other_control_characters(client):
+    """The description is written in a multi-line box: its line breaks are kept (the clan page
+    shows them); a tab or a NUL is refused as in any other text."""
+    lea = _login(client, "lea")
+    text = "We play on Fridays.\nEveryone welcome!\n\n<b>Ahoj</b>"
+    r = _found(client, lea, description=text)
+    assert r.status_code == 201, r.text
+    assert r.json()["clan"]["description"] == text
+    page = client.get("/clans/ALP").text
+    assert "We play on Fridays.\nEveryone welcome!\n\n&lt;b&gt;Ahoj&lt;/b&gt;" in page
+    for bad in ("tab\there", "nul\x00", "cr\rlf"):
+        r = client.patch("/api/clans/ALP", json={"description": bad}, headers=lea)
+        assert r.status_code == 422, bad
+        assert [e["type"] for e in r.json()["error"]["params"]["errors"]] == ["control_characters"]
+    r = client.patch("/api/clans/ALP", json={"description": "one\ntwo"}, headers=lea)
+    assert r.status_code == 200 and r.json()["clan"]["description"] == "one\ntwo"
