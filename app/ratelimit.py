@@ -106,6 +106,10 @@ class RateLimiter:
                     return False
         return all([await limiter.hit(item, self.namespace, key) for item in self.items])
 
+    async def atest(self, key: str) -> bool:
+        """:meth:`test` for async code (on Redis in a worker thread, as :meth:`aretry_after`)."""
+        return self.test(key) if self.is_local else await run_in_threadpool(self.test, key)
+
     async def aretry_after(self, key: str) -> int:
         """:meth:`retry_after` for async code."""
         return self.retry_after(key) if self.is_local else await run_in_threadpool(self.retry_after, key)

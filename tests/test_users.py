@@ -435,8 +435,14 @@ def test_sign_ups_are_rate_limited_per_address(sqlite_url):
     from app.main import create_app
 
     with TestClient(create_app(make_settings(sqlite_url, register_rate_limit="2/hour"))) as c:
-        for name in ("first1", "second"):
-            assert c.post("/api/auth/register", json={"name": name, "password": "correct horse 1"}).status_code == 201
+        assert c.post("/api/auth/register", json={"name": "first1", "password": "correct horse 1"}).status_code == 201
+        # refused tries (a name taken, a weak password) make no account and are not counted
+        for _ in range(3):
+            r = c.post("/api/auth/register", json={"name": "first1", "password": "correct horse 1"})
+            assert r.status_code == 409, r.text
+            r = c.post("/api/auth/register", json={"name": "second", "password": "second"})
+            assert r.json()["error"]["code"] == "weak_password", r.text
+        assert c.post("/api/auth/register", json={"name": "second", "password": "correct horse 1"}).status_code == 201
         r = c.post("/api/auth/register", json={"name": "third3", "password": "correct horse 1"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         assert int(r.headers["Retry-After"]) > 0

@@ -133,18 +133,26 @@ def login_limiter(app) -> RateLimiter:  # type: ignore[no-untyped-def]
 
 
 async def check_register_rate(conn: HTTPConnection) -> None:
-    """Count one sign-up for the client address (``settings.register_rate_limit``): accounts cost
-    an Argon2 hash and a row, so a script may not create them in bulk.
+    """Refuse a sign-up when the client address has made ``settings.register_rate_limit``
+    accounts already: accounts cost an Argon2 hash and a row, so a script may not create them in
+    bulk. Only accounts made count (:func:`count_registration`): a refused try (a name taken, a
+    weak password) is refused before any hash, and a person correcting a typo is not locked out.
 
     :raises DomainError: ``rate_limited`` with ``params`` ``{"retry_after": seconds}``.
     """
     limiter = _app_limiter(conn.app, "register")
     key = f"addr:{client_address(conn)}"
-    if not await limiter.ahit(key):
+    if not await limiter.atest(key):
         wait = await limiter.aretry_after(key)
         raise DomainError(
             ErrorCode.RATE_LIMITED, f"Too many sign-ups; try again in {wait} seconds.", params={"retry_after": wait}
         )
+
+
+async def count_registration(conn: HTTPConnection) -> None:
+    """Count one account made from the client address (see :func:`check_register_rate`). Two
+    sign-ups checked at once may both pass: the limit can be passed by the requests in flight."""
+    await _app_limiter(conn.app, "register").ahit(f"addr:{client_address(conn)}")
 
 
 def client_address(conn: HTTPConnection) -> str:

@@ -23,6 +23,7 @@ from app.users.deps import (
     bearer_token,
     check_login_rate,
     check_register_rate,
+    count_registration,
 )
 from app.users.models import User
 from app.users.schemas import (
@@ -80,6 +81,7 @@ async def register(body: NewAccount, request: Request, session: SessionDep) -> U
     """
     await check_register_rate(request)
     user = await service.register(session, body.name, body.password)
+    await count_registration(request)
     await _log_in(request, session, user)
     return UserEnvelope(user=UserOut.model_validate(user))
 

@@ -35,8 +35,8 @@ export const WORDS = {
   "error.bad_message": ["That message was not understood (“{field}”).", "That message was not understood."],
   "error.game_over": "The match is over.",
   "error.too_late": "Your time had run out before your move arrived; the computer played for you.",
-  "error.rate_limited": ["Slow down: try again in {retry_after} seconds.", "Slow down: too many messages."],
-  "error.busy": ["The server is busy; nothing changed. Try again in {retry_after} seconds.", "The server is busy; nothing changed. Try again."],
+  "error.rate_limited": ["Slow down: try again in {wait}.", "Slow down: too many messages."],
+  "error.busy": ["The server is busy; nothing changed. Try again in {wait}.", "The server is busy; nothing changed. Try again."],
   "error.unauthorized": "You are not allowed to do that here. Are you logged in?",
   "error.forbidden": "You are not allowed to do that.",
   "error.not_found": [
@@ -1832,6 +1832,17 @@ export function formatNumber(n, options = undefined) {
 }
 
 /**
+ * A wait of `seconds` in the page's language, in the largest unit that reads well ("45 s",
+ * "47 min", "2 h": Intl.NumberFormat's short units, which need no plural forms of ours); whole
+ * units, rounded up, so the player never comes back too early.
+ */
+export function formatWait(seconds) {
+  const s = Math.max(0, Math.ceil(Number(seconds) || 0));
+  const [value, unit] = s < 90 ? [s, "second"] : s < 90 * 60 ? [Math.ceil(s / 60), "minute"] : [Math.ceil(s / 3600), "hour"];
+  return formatNumber(value, { style: "unit", unit, unitDisplay: "short" });
+}
+
+/**
  * The words for an error: an ApiError (static/js/api.js), an error frame, or anything with
  * `{code, message, params}`. `message` (English, for developers) is shown only for a code the
  * table does not know.
@@ -1840,6 +1851,7 @@ export function errorText(err) {
   if (!err) return "";
   const code = err.code || "internal_error";
   const params = { ...(err.params || {}) };
+  if (typeof params.retry_after === "number") params.wait = formatWait(params.retry_after);
   const fallback = err.message || say("error.internal_error");
   if (code === "validation_error") return validationText(params);
   if (params.reason !== undefined && knows(`error.${code}.${params.reason}`)) {
