@@ -79,7 +79,8 @@ class ErrorCode(StrEnum):
     #: a clan's name or tag (``field``: ``name`` or ``tag``, with the value; a clan name mixing scripts
     #: that looks like another clan's also gives ``lookalike``, that clan's name)
     NAME_TAKEN = "name_taken"
-    #: a new account name breaks a rule (``reason``: ``length`` or ``characters``; ``min``, ``max``),
+    #: a new account name breaks a rule (``reason``: ``length``, ``characters`` or ``reserved``, a
+    #: name kept for the site such as "Computer"; ``min``, ``max``),
     #: or looks like an existing one (``name``) when one of the two mixes scripts (``reason``:
     #: ``lookalike``, the new one mixes them; ``lookalike_taken``, only the existing one does)
     BAD_NAME = "bad_name"

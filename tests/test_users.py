@@ -151,6 +151,22 @@ def test_weak_password(client, password, words, params):
 
 
 @pytest.mark.parametrize(
+    "name", ["Computer", "COMPUTER_2", "3computer", "Počítač", "Компьютер", "Cоmputer", "c0mputer", "gép", "admin-1"]
+)
+def test_names_kept_for_the_site_are_refused(client, name):
+    """A player called "Computer" passed for the computer's seats ("Computer · Knight" beside
+    "Computer · Medium"): the computer's name in the six languages and the site's roles are kept,
+    in any case, with digits or '_'/'-' around them, or in look-alike letters."""
+    error = assert_error(register(client, name), 422, "bad_name")
+    assert error["params"]["reason"] == "reserved", error
+
+
+@pytest.mark.parametrize("name", ["Computerfan", "Botanika", "Gepard", "Admiral", "Serverin"])
+def test_names_that_only_hold_a_kept_word_are_fine(client, name):
+    assert register(client, name).status_code == 201
+
+
+@pytest.mark.parametrize(
     "name", ["ab", "x" * 25, "has space", "a.b", "bob!", "", "   ", "\u0301ab", "ab\u2665", "Ｘ" * 25, "ÿ" * 25]
 )
 def test_bad_name(client, name):

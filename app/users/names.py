@@ -16,7 +16,8 @@ A name is compared and stored in three forms:
   exist, as they always could.
 
 An account name (:func:`check_name`) has 3-24 characters after NFKC, each a letter or a combining
-mark of any script, a decimal digit, ``_`` or ``-``.
+mark of any script, a decimal digit, ``_`` or ``-``, and is not one of :data:`RESERVED_NAMES`
+(:func:`is_reserved`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,13 @@ NAME_MIN = 3
 NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 #: scripts that one writing system mixes by nature (Japanese), counted as one
 JAPANESE = frozenset({"HAN", "HIRAGANA", "KATAKANA"})
+#: what an account may not be called: the computer as the pages name its seats in the six
+#: languages (a player called "Computer" showed as "Computer · Knight" beside the real computer
+#: seats) and the site's own roles; see :func:`is_reserved`
+RESERVED_NAMES = frozenset(
+    {"computer", "počítač", "компьютер", "компютер", "számítógép", "gép", "bot"}
+    | {"admin", "administrator", "moderator", "system", "server", "arena", "tabletoparena"}
+)
 
 
 def clean_name(name: str) -> str:
@@ -61,8 +69,9 @@ def is_name_char(char: str) -> bool:
 def check_name(name: str) -> str:
     """Validate a new account name and return it as stored (:func:`clean_name`).
 
-    :raises DomainError: ``bad_name`` with ``params`` ``{"reason": "length" | "characters", "min",
-        "max"}`` (and ``"length"``, counted after NFKC, for a name of the wrong length).
+    :raises DomainError: ``bad_name`` with ``params`` ``{"reason": "length" | "characters" |
+        "reserved", "min", "max"}`` (and ``"length"``, counted after NFKC, for a name of the wrong
+        length; ``reserved``: :func:`is_reserved`).
     """
     name = clean_name(name)
     limits = {"min": NAME_MIN, "max": NAME_MAX}
@@ -78,7 +87,31 @@ def check_name(name: str) -> str:
             "a name holds letters, digits, '_' and '-' only",
             params={"reason": "characters", **limits},
         )
+    if is_reserved(name):
+        raise DomainError(
+            ErrorCode.BAD_NAME,
+            "that name is kept for the site itself (the computer's seats, its administrators)",
+            params={"reason": "reserved", **limits},
+        )
     return name
+
+
+def is_reserved(name: str) -> bool:
+    """Whether ``name`` is one of :data:`RESERVED_NAMES` in any case, with digits, ``_`` or ``-``
+    before or after it, or in look-alike letters (``Computer``, ``computer_2``, ``Cоmputer`` with
+    a Cyrillic ``о``, ``c0mputer``): compared by :func:`skeleton`."""
+    core = name_key(name)
+    edge = "_-"
+    while core and (core[0] in edge or unicodedata.category(core[0]) == "Nd"):
+        core = core[1:]
+    while core and (core[-1] in edge or unicodedata.category(core[-1]) == "Nd"):
+        core = core[:-1]
+    return bool(core) and skeleton(core) in _reserved_skeletons()
+
+
+@lru_cache(maxsize=1)
+def _reserved_skeletons() -> frozenset[str]:
+    return frozenset(skeleton(word) for word in RESERVED_NAMES)
 
 
 def scripts(name: str) -> frozenset[str]:

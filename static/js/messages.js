@@ -75,6 +75,7 @@ export const WORDS = {
   "error.bad_name": "That name is not allowed.",
   "error.bad_name.length": ["A name has {min} to {max} characters; this one has {length}.", "That name is too short or too long."],
   "error.bad_name.characters": "A name holds letters, digits, '_' and '-' only.",
+  "error.bad_name.reserved": "That name is kept for the site itself (the computer's seats, the administrators): choose another.",
   "error.bad_name.lookalike": ["That name looks too much like {name}: it mixes letters of different alphabets.", "That name looks too much like another player's."],
   "error.bad_name.lookalike_taken": ["A player is already called {name}, which mixes letters of different alphabets and looks just like this name: choose another.", "Another player's name looks just like this one: choose another."],
   "error.weak_password": "Choose a stronger password.",
