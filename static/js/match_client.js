@@ -56,13 +56,27 @@ export function userName(user) {
   return user.is_bot ? `BOT ${user.name}` : user.name; // "BOT": a mark, the same in every language
 }
 
-/** The display name of a seat from a snapshot's or match's `seats`. */
-export function seatName(seats, seat) {
+/** A seat's name without its number: the player's, "Computer · Medium", "(free seat)". */
+function plainSeatName(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
   if (!s) return say("table.seat", { n: seat + 1 });
   if (s.user) return userName(s.user);
   if (s.bot) return say("table.computer", { level: levelName(s.bot) });
   return say("table.free_seat");
+}
+
+/**
+ * The display name of a seat from a snapshot's or match's `seats`, as the seat cards, the board,
+ * the log and the replay all say it: two seats of the same name (two computers of one level)
+ * also say their seat number ("Computer · Medium · seat 3").
+ * @param {object[]|null} seats  the `seats` of a snapshot or of the match info
+ * @param {number} seat
+ * @returns {string}
+ */
+export function seatName(seats, seat) {
+  const name = plainSeatName(seats, seat);
+  const same = (seats || []).filter((x) => plainSeatName(seats, x.seat) === name).length;
+  return same > 1 ? say("table.seat.named", { name, n: seat + 1 }) : name;
 }
 
 /** "1 hour", "90 minutes", "45 seconds" in the page's language (as app/i18n/jinja.py's
@@ -235,7 +249,10 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
     const badges = [];
     if (s.seat === me) badges.push(el("span", { class: "badge badge-you", text: say("table.badge.you") }));
     if (s.bot) badges.push(el("span", { class: "badge", text: say("table.badge.computer") }));
-    const where = away.has(s.seat) ? "away" : seatPresence(snapshot, s.seat, presence);
+    // a seat whose player resigned while the match goes on (the computer plays it): no presence,
+    // the state says so instead
+    const resigned = Boolean(s.resigned) && snapshot.status === "active";
+    const where = resigned ? null : away.has(s.seat) ? "away" : seatPresence(snapshot, s.seat, presence);
     if (where) {
       badges.push(el("span", {
         class: `badge badge-presence badge-${where}`, text: say(`presence.${where}`),
@@ -250,6 +267,8 @@ export function renderSeats(box, snapshot, { me = null, clockText = null, presen
       state = s.user || s.bot ? "" : "nobody_joined";
     } else if (snapshot.status === "waiting") {
       state = s.user || s.bot ? "ready" : "waiting";
+    } else if (resigned) {
+      state = "resigned";
     } else if (chosen.has(s.seat)) {
       state = "chosen";
     } else if (toAct.has(s.seat)) {

@@ -284,6 +284,7 @@ export const WORDS = {
   // ---------------------------------------------------------------- the table around the board (match_client.js, match_ratings.js,
   // games/generic.js): seats, clocks, connection, the fair play box, joining; computer levels (api.js)
   "table.seat": "Seat {n}",
+  "table.seat.named": "{name} · seat {n}",
   "table.computer": "Computer · {level}",
   "table.free_seat": "(free seat)",
   "table.badge.you": "you",
@@ -299,6 +300,7 @@ export const WORDS = {
   "table.state.chosen": "has chosen ✓",
   "table.state.choosing": "choosing…",
   "table.state.to_move": "to move",
+  "table.state.resigned": "resigned — the computer plays on",
   "table.clock.hours": "{h}h {m}m",
   "table.clock.bank": "time bank: {clock} per move",
   "table.duration.while": "a while",

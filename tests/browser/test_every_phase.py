@@ -231,6 +231,12 @@ def test_resigning_in_a_three_seat_game_hands_the_seat_to_the_computer(new_page,
     page.locator("#resign-button").click()
     page.wait_for_function("() => (window.matchClient.snapshot.seats || []).some((s) => s.seat === 0 && s.resigned)")
     no_live_controls(page)
+    # the seat card says so (not "connected"), and the two computers are told apart as on the board
+    if page.evaluate("() => window.matchClient.snapshot.status") == "active":
+        expect(page.get_by_test_id("seat-0").locator(".seat-status")).to_have_text("resigned — the computer plays on")
+        expect(page.get_by_test_id("presence-0")).to_have_count(0)
+    for seat in (1, 2):
+        expect(page.get_by_test_id(f"seat-{seat}").locator(".seat-name")).to_contain_text(f"· seat {seat + 1}")
     info = page.request.get(f"/api/matches/{match_id}").json()
     assert info["seats"][0]["resigned"], info
     assert not w.errors, w.errors
