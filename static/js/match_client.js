@@ -11,7 +11,8 @@
 //
 // `client` gives the module: seat (null for spectators), snapshot, events (every event entry
 // received, oldest first), pending (the act in flight or null), act(action), seatName(seat),
-// remainingMs(seat), and on(name, fn) for "snapshot" / "error" / "status", and for any other
+// remainingMs(seat), on the replay page `replay` (true: the result links to no replay, the page is
+// one), and on(name, fn) for "snapshot" / "error" / "status", and for any other
 // frame type the server sends, each emitted under its own type: the extra frames the page asked
 // for with `notices` (hello's "notices", any of "rematch", "spectators", "presence", "chat";
 // app/gateway/frames.py; the table's "presence" and "chat" are drawn by match_table.js).

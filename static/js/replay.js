@@ -42,6 +42,7 @@ function fakeClient(i) {
     seat: replay.seat,
     isSpectator: replay.seat === null,
     showPicks: true, // a replay shows each seat's choice as soon as it was made
+    replay: true, // the game modules leave out their "Watch the replay" link: this is the replay
     events: replay.steps.slice(0, i + 1),
     pending: null,
     seatName: seatNameOf,
@@ -49,6 +50,22 @@ function fakeClient(i) {
     remainingMs: () => null,
     act: () => null,
   };
+}
+
+/** A chance step by what chance did, from its action's key: the cards shuffled ("shuffle"), dice
+ * rolled ("dice", their faces), a die rolled ("die"), a wheel spun ("start_spin", "segment"),
+ * loadouts drawn ("loadouts"); "hidden" while the outcome is still secret. */
+function chanceLine(step) {
+  const action = step.action && typeof step.action === "object" ? step.action : null;
+  const key = action ? Object.keys(action)[0] : step.hidden ? "hidden" : "";
+  const dice = action && Array.isArray(action.dice) ? action.dice.join(" ") : "";
+  return knows(`replay.chance.${key}`) ? say(`replay.chance.${key}`, { dice }) : say("replay.chance");
+}
+
+/** The seats as they were at step i: a seat is marked resigned from its "resign" step on. */
+function seatsAt(i) {
+  const resigned = new Set(replay.steps.slice(0, i + 1).filter((s) => s.kind === "resign").map((s) => s.seat));
+  return replay.match.seats.map((s) => ({ ...s, resigned: resigned.has(s.seat) }));
 }
 
 function describe(step, client) {
@@ -59,7 +76,8 @@ function describe(step, client) {
   // abbreviation ("S ⇄ R soup.") gives it its own ("soup.", not "soup..")
   const picked = step.action && step.action.runes ? ` ${step.action.runes.map(label).join(", ")}`.replace(/\.$/, "") : "";
   const kind = step.kind === "commit" ? "action" : step.kind;
-  if (knows(`replay.${kind}`)) lines.push(say(`replay.${kind}`, { who, picked }));
+  if (kind === "chance") lines.push(chanceLine(step));
+  else if (knows(`replay.${kind}`)) lines.push(say(`replay.${kind}`, { who, picked }));
   for (const ev of step.events || []) {
     const text = module.describeEvent ? module.describeEvent(ev, step, client) : ev.kind;
     if (text) lines.push(text);
@@ -113,7 +131,7 @@ function show(i) {
     type: "snapshot", match_id: client.matchId, game: replay.match.game, version: step.version, seat: replay.seat,
     status: ended ? "finished" : "active", view: step.view, to_act: [], chosen: chosenAt(index), legal: [],
     clock: { turn_seconds: 0, remaining_ms: {}, away: [] }, events: client.events,
-    result: ended ? replay.match.result : null, seed_hash: replay.match.seed_hash, seats: replay.match.seats,
+    result: ended ? replay.match.result : null, seed_hash: replay.match.seed_hash, seats: seatsAt(index),
   };
   if (!last && step.view && step.view.over) snapshot.status = "finished";
   try {

@@ -348,11 +348,13 @@ function resultBanner(outcome, seat, nm) {
     el("div", { class: "result-detail", text: resultDetail(outcome, seat, nm, scores) }),
     el("div", { class: "result-links" },
       el("a", { class: "btn", href: "/lobby", text: say("br.result.back") }),
-      snapshot_match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot_match_id}/replay`, id: "watch-replay", text: say("br.result.replay") }) : null),
+      snapshot_match_id && replay_link ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot_match_id}/replay`, id: "watch-replay", text: say("br.result.replay") }) : null),
     el("p", { class: "muted small", text: say("br.result.seed") }));
 }
 
 let snapshot_match_id = null;
+/** whether the result may link to the replay (not on the replay page itself: client.replay) */
+let replay_link = true;
 
 // ------------------------------------------------------------------ render
 
@@ -372,6 +374,7 @@ function whoState(done, who, attrs = {}) {
 export function render(root, snapshot, client) {
   const view = snapshot.view;
   snapshot_match_id = snapshot.match_id || (client && client.matchId) || null;
+  replay_link = !(client && client.replay);
   const nm = names(snapshot, client);
   const seat = snapshot.seat;
   const player = seat === 0 || seat === 1;

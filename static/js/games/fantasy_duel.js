@@ -177,7 +177,7 @@ function lastAttackPanel(view, nm) {
 
 // ------------------------------------------------------------------ the result
 
-function resultBanner(snapshot, view, seat, nm) {
+function resultBanner(snapshot, view, seat, nm, client) {
   const outcome = snapshot.result || view.outcome;
   if (!outcome || !(outcome.results || []).length) return null;
   const results = outcome.results;
@@ -211,7 +211,7 @@ function resultBanner(snapshot, view, seat, nm) {
       el("span", { class: `fd-rank-result fd-rank-${results[s]}`, text: ` ${say(`fd.rank.${results[s]}`, {}, results[s])}` })))),
     el("div", { class: "result-links" },
       el("a", { class: "btn", href: "/lobby", text: say("fd.links.lobby") }),
-      snapshot.match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot.match_id}/replay`, id: "watch-replay", text: say("fd.links.replay") }) : null));
+      snapshot.match_id && !(client && client.replay) ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot.match_id}/replay`, id: "watch-replay", text: say("fd.links.replay") }) : null));
 }
 
 // ------------------------------------------------------------------ status and actions
@@ -364,7 +364,7 @@ export function render(root, snapshot, client) {
   const teams = teamMode(view);
   const parts = [];
   if (over) {
-    const banner = resultBanner(snapshot, view, seat, nm);
+    const banner = resultBanner(snapshot, view, seat, nm, client);
     if (banner) parts.push(banner);
   }
   parts.push(statusLine(snapshot, view, seat, nm, client));

@@ -309,7 +309,7 @@ function statusLine(snapshot, view, seat, nm, client) {
     el("span", { text: say(key, p, phase) }), clock);
 }
 
-function resultBanner(snapshot, view, seat, nm) {
+function resultBanner(snapshot, view, seat, nm, client) {
   const outcome = snapshot.result || view.outcome;
   if (!outcome || !(outcome.results || []).length) return null;
   const results = outcome.results;
@@ -335,7 +335,7 @@ function resultBanner(snapshot, view, seat, nm) {
       el("span", { class: `tb-rank-result tb-rank-${results[s]}`, text: ` ${say(`tb.result.${results[s]}`, {}, results[s])}` })))),
     el("div", { class: "result-links" },
       el("a", { class: "btn", href: "/lobby", text: say("tb.back_to_lobby") }),
-      snapshot.match_id ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot.match_id}/replay`, id: "watch-replay", text: say("tb.watch_replay") }) : null));
+      snapshot.match_id && !(client && client.replay) ? el("a", { class: "btn btn-ghost", href: `/matches/${snapshot.match_id}/replay`, id: "watch-replay", text: say("tb.watch_replay") }) : null));
 }
 
 function infoBar(view, nm) {
@@ -497,7 +497,7 @@ export function render(root, snapshot, client) {
   const over = snapshot.status === "finished" || view.phase === "over";
   const parts = [];
   if (over) {
-    const banner = resultBanner(snapshot, view, seat, nm);
+    const banner = resultBanner(snapshot, view, seat, nm, client);
     if (banner) parts.push(banner);
   }
   parts.push(statusLine(snapshot, view, seat, nm, client));
@@ -562,13 +562,16 @@ export function describeEvent(ev, entry, client) {
   if (ev.target !== undefined) p.target_name = creatureName(ev.target);
   if (ev.zone !== undefined) p.zone = typeof ev.zone === "number" ? zoneName(["start", "bushes", "center"][ev.zone]) : zoneName(ev.zone);
   if (ev.why && byId[ev.why]) p.source = cardName(ev.why);
+  // a pack, a pick or a drawn card reaches only its own seat while the match runs, and every seat
+  // once it is over (a finished match's log and replay): "Your pack" is the viewer's own seat only
+  const own = client && client.seat !== null && client.seat !== undefined && ev.seat === client.seat ? "own" : "seat";
   switch (ev.kind) {
     case "dealt":
-      return ev.pack ? say("tb.ev.dealt.own", { ...p, cards: ev.pack.map(cardName).join(", ") }) : null;
+      return ev.pack ? say(`tb.ev.dealt.${own}`, { ...p, cards: ev.pack.map(cardName).join(", ") }) : null;
     case "picked":
-      return ev.card ? say("tb.ev.picked.own", p) : null;
+      return ev.card ? say(`tb.ev.picked.${own}`, p) : null;
     case "drew":
-      return ev.cards ? say("tb.ev.drew.own", { ...p, cards: ev.cards.map(cardName).join(", ") }) : say("tb.ev.drew", p);
+      return ev.cards ? say(`tb.ev.drew.${own}`, { ...p, cards: ev.cards.map(cardName).join(", ") }) : say("tb.ev.drew", p);
     case "entered":
       return say(ev.host !== null && ev.host !== undefined ? "tb.ev.entered.attached" : `tb.ev.entered.${ev.how}`,
         { ...p, host: ev.host !== null && ev.host !== undefined ? creatureName(ev.host) : "" }, null);
