@@ -25,12 +25,12 @@ from app.games.fantasy_duel.actions import (
     Shuffle,
     Target,
 )
-from app.games.fantasy_duel.combat import DICE, matchup, odds, resolve
+from app.games.fantasy_duel.combat import DICE, ODDS_PARTS, matchup, odds, resolve
 from app.games.fantasy_duel.data import FACTIONS, UNIT_BY_ID, UNITS, UNITS_FILE, UnitDataError, parse_units
 from app.games.fantasy_duel.positions import card_of, position
 from app.games.fantasy_duel.rules import FantasyDuel
 from app.games.fantasy_duel.state import ATTACKER, OVER, ROLL, SPOILS, START_ROLL, TARGET, Round
-from app.games.fantasy_duel.targeting import targets
+from app.games.fantasy_duel.targeting import attack_matchup, targets
 
 RULES = FantasyDuel()
 DECK = ["kostlivec", "zombie", "sermiar", "hrdlorez", "jazdec", "duch"]
@@ -277,6 +277,37 @@ def test_target_phase_view_shows_odds_of_every_target():
     assert hider["hide"] > 0 and hider["dice"] == 3
     for o in view["odds"]:
         assert o["win"] + o["lose"] + o["hide"] + o["tie"] + o["poison"] == pytest.approx(1, abs=1e-5)
+
+
+def test_odds_parts_of_every_pair_in_random_positions_sum_to_one():
+    """The parts the page lists (:data:`ODDS_PARTS`) split every attack's rolls: in random positions
+    of 2-8 seats (some units poisoned, some matches with the other reading of AMBIGUITY 4), for
+    every attacker of the seat to act and every target the view offers, the parts sum to 1, exactly
+    and as the view rounds them."""
+    rng = random.Random(20240611)
+    ids = [u.id for u in UNITS]
+    pairs = 0
+    for _ in range(40):
+        seats = rng.randint(2, 8)
+        picked = rng.sample(ids * 2, seats * rng.randint(1, 3))
+        size = len(picked) // seats
+        armies = [picked[s * size : (s + 1) * size] for s in range(seats)]
+        poisoned = [(s, uid) for s, army in enumerate(armies) for uid in army if rng.random() < 0.25]
+        options = {"poison_attacker_ignores_taunt_and_fire": rng.random() < 0.3}
+        state = position(armies, poisoned=poisoned, active=rng.randrange(seats), options=options)
+        seat = state.active
+        for action in RULES.legal_actions(state, seat):
+            if not isinstance(action, Attacker):
+                continue
+            chosen, _ = play(state, (seat, action))
+            offered = RULES.observe(chosen, seat)["odds"]
+            assert [o["target"] for o in offered] == targets(chosen, seat, action.card)
+            for o in offered:
+                assert sum(o[part] for part in ODDS_PARTS) == pytest.approx(1, abs=5e-6), o
+                exact = odds(attack_matchup(chosen, action.card, o["target"]))
+                assert sum(getattr(exact, part) for part in ODDS_PARTS) == pytest.approx(1, abs=1e-12)
+                pairs += 1
+    assert pairs > 200
 
 
 # ---------------------------------------------------------------------------------------- deck rules

@@ -161,9 +161,16 @@ def _sums(table: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, int, int]
 SUMS = tuple(_sums(t) for t in DICE)
 
 
+#: The fields of :class:`Odds` that split an attack's rolls between them (they sum to 1), in the
+#: order the match page lists them; ``static/js/games/fantasy_duel.js`` (``ODDS_PARTS``) shows each
+#: of them that is not 0 on the unit card and the attack button alike (``big_win`` and
+#: ``big_loss`` are shares of ``win`` and ``lose``).
+ODDS_PARTS = ("win", "tie", "lose", "hide", "poison")
+
+
 @dataclass(frozen=True, slots=True)
 class Odds:
-    """Exact probabilities of an attack's results (they sum to 1).
+    """Exact probabilities of an attack's results (the :data:`ODDS_PARTS` sum to 1).
 
     :param win: the target is defeated; ``big_win``: ... with the recruit choice (part of ``win``).
     :param lose: the attacker is defeated; ``big_loss``: ... with a margin over 10 (part of ``lose``).
