@@ -311,3 +311,113 @@ def test_two_against_two_chosen_in_the_lobby_plays_to_the_end_and_ranks_the_team
         # ranked by team: the winning team's two seats first
         assert [int(li.get_attribute("data-rank")) for li in ranking.all()] == sorted(ranks)
     shot(guest, "fd_two_vs_two_result")
+
+
+# ------------------------------------------------------------------ the odds on the cards and buttons
+
+#: eight armies: seat 1's Čarodejnica rolls 7 dice with her two elf allies, Víla poisons; the
+#: targets hide (Zálesák, Lovec, Pytliak, Hraničiarka), shoot back (Prekliaty luk, Kušostrelec),
+#: heal their army (Bylinkár: no poison there), are undead (no poison either) or tie often
+EIGHT_ARMIES = [
+    ["carodejnica", "vila", "druidka"],
+    ["zalesak", "lovec", "prekliaty_luk"],
+    ["obrnenec", "rytier", "bylinkar"],
+    ["pytliak", "kusostrelec", "gul"],
+    ["zombie", "kostlivec", "duch"],
+    ["hraniciarka", "zlodejka", "sedliak"],
+    ["jazdec", "paladin", "sermiar"],
+    ["kostej", "prizrak", "halapartnik"],
+]
+#: the page's catalog in ``locale`` (English: the page's own), its number style, then the engine's
+#: snapshot drawn by the game module into a match page's layout
+RENDER_JS = """async ({ snapshot, locale }) => {
+  const words = await import("/static/js/messages.js");
+  if (locale !== "en") words.useWords(await (await fetch(`/static/i18n/${locale}.json`)).json(), locale);
+  const module = await import("/static/js/games/fantasy_duel.js");
+  await module.setup(null);
+  const layout = document.createElement("div");
+  layout.className = "match-layout";
+  const root = document.createElement("section");
+  root.className = "game-root";
+  root.id = "odds-root";
+  layout.append(root);
+  document.querySelector("main").replaceChildren(layout);
+  const client = { seat: 0, matchId: 1, pending: null, events: [], snapshot,
+    seatName: (s) => `Player ${s + 1}`, act: (a) => { window.__acted = a; }, render: () => {} };
+  module.render(root, snapshot, client);
+}"""
+#: per unit card with odds: its card number, its parts (part, text), and whether each part lies inside the card
+CARD_ODDS_JS = """() => [...document.querySelectorAll('#odds-root .fd-unit')].filter((c) => c.querySelector('.fd-unit-odds')).map((c) => {
+  const box = c.getBoundingClientRect();
+  const parts = [...c.querySelectorAll('.fd-unit-odds [data-part]')];
+  return { card: Number(c.dataset.card), parts: parts.map((p) => [p.dataset.part, p.textContent]),
+    inside: parts.every((p) => { const r = p.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; }) };
+})"""
+BUTTON_ODDS_JS = """(card) => {
+  const button = [...document.querySelectorAll('#odds-root button.fd-act-target')].find((b) => JSON.parse(b.dataset.action).target === card);
+  return button ? [...button.querySelectorAll('.fd-act-odds [data-part]')].map((p) => [p.dataset.part, p.textContent]) : null;
+}"""
+
+
+def shown_percent(text: str) -> float:
+    """The percentage an English part shows: "win 17%" is 17, "tie <1%" about 0.5, ">99%" about 99.5."""
+    number = re.search(r"([<>]?)(\d+)%", text)
+    assert number, text
+    return int(number.group(2)) + {"<": -0.5, ">": 0.5, "": 0}[number.group(1)]
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "sk", "uk", "ru", "hu"])
+@pytest.mark.parametrize("attacker", ["carodejnica", "vila"])
+def test_each_target_card_shows_the_same_odds_parts_as_its_button_and_they_add_up(new_page, locale, attacker):
+    """The newcomer's report: a card showed only win, tie and lose (Zálesák "win 50% · tie <1% ·
+    lose <1%" while its button said "hides 50%"; a poisoning attacker's target "lose 0%" without its
+    84 % poison). Now, for eight seats on a 390 px screen, every target card lists exactly the parts
+    of the engine's odds that are not 0 (win always), as its attack button does, word for word; they
+    add up to 100 %; no part sticks out of its card and nothing out of the page."""
+    from app.games.fantasy_duel.actions import Attacker
+    from app.games.fantasy_duel.combat import ODDS_PARTS
+    from app.games.fantasy_duel.positions import card_of, position
+    from app.games.fantasy_duel.rules import FantasyDuel
+
+    rules = FantasyDuel()
+    state = position(EIGHT_ARMIES, poisoned=[(3, "kusostrelec")])
+    state, _ = rules.apply(state, {0: Attacker(card_of(state, 0, attacker))})
+    view = rules.observe(state, 0)
+    snapshot = {
+        "type": "snapshot", "match_id": 1, "version": 3, "seat": 0, "status": "active", "view": view,
+        "to_act": [0], "chosen": [], "events": [],
+        "legal": [rules.encode_action(a) for a in rules.legal_actions(state, 0)],
+    }  # fmt: skip
+    expected = {o["target"]: [p for p in ODDS_PARTS if p == "win" or o[p] > 0] for o in view["odds"]}
+    # what the report was about is in this position: hiding, and poison for the poisoner
+    if attacker == "carodejnica":
+        assert "hide" in expected[card_of(state, 1, "zalesak")]
+    else:
+        assert "poison" in expected[card_of(state, 1, "zalesak")] and "lose" not in expected[card_of(state, 1, "lovec")]
+
+    page = new_page(PHONE)
+    w = watch(page)
+    page.goto("/games/fantasy_duel")
+    page.evaluate(RENDER_JS, {"snapshot": snapshot, "locale": locale})
+    expect(page.locator("#odds-root .fd-unit-odds")).to_have_count(len(expected), timeout=30000)
+    shot(page, f"fd_odds_{attacker}_{locale}")
+
+    if locale == "en":  # the report's two cards, in words
+        zalesak = page.locator(f"#odds-root .fd-unit[data-card='{card_of(state, 1, 'zalesak')}'] .fd-unit-odds")
+        expect(zalesak).to_contain_text("hides" if attacker == "carodejnica" else "poisons")
+    cards = page.evaluate(CARD_ODDS_JS)
+    assert sorted(c["card"] for c in cards) == sorted(expected)
+    for card in cards:
+        parts = card["parts"]
+        assert [p for p, _ in parts] == expected[card["card"]], card
+        assert page.evaluate(BUTTON_ODDS_JS, card["card"]) == parts, card
+        assert card["inside"], card
+        if locale == "en":
+            words = {"win": "win", "tie": "tie", "lose": "lose", "hide": "hides", "poison": "poisons"}
+            assert all(text.startswith(words[p] + " ") for p, text in parts), parts
+            # <1% parts may add up a little over 100
+            assert 99 <= sum(shown_percent(text) for _, text in parts) <= 101 + len(parts), parts
+    width = page.evaluate("() => document.getElementById('odds-root').scrollWidth")
+    assert width <= PHONE["width"], width
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not w.errors, w.errors

@@ -8,7 +8,10 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import time
+from dataclasses import fields
+from pathlib import Path
 
 import pytest
 import yaml
@@ -25,7 +28,7 @@ from app.games.fantasy_duel.actions import (
     Shuffle,
     Target,
 )
-from app.games.fantasy_duel.combat import DICE, ODDS_PARTS, matchup, odds, resolve
+from app.games.fantasy_duel.combat import DICE, ODDS_PARTS, Odds, matchup, odds, resolve
 from app.games.fantasy_duel.data import FACTIONS, UNIT_BY_ID, UNITS, UNITS_FILE, UnitDataError, parse_units
 from app.games.fantasy_duel.positions import card_of, position
 from app.games.fantasy_duel.rules import FantasyDuel
@@ -308,6 +311,16 @@ def test_odds_parts_of_every_pair_in_random_positions_sum_to_one():
                 assert sum(getattr(exact, part) for part in ODDS_PARTS) == pytest.approx(1, abs=1e-12)
                 pairs += 1
     assert pairs > 200
+
+
+def test_odds_parts_are_the_fields_of_odds_and_the_pages_parts():
+    """:data:`ODDS_PARTS` are the fields of :class:`Odds` but the shares ``big_*``, and the match
+    page lists the same parts in the same order (its ``ODDS_PARTS``)."""
+    assert set(ODDS_PARTS) == {f.name for f in fields(Odds)} - {"big_win", "big_loss"}
+    script = (Path(__file__).resolve().parents[2] / "static/js/games/fantasy_duel.js").read_text(encoding="utf-8")
+    found = re.search(r"const ODDS_PARTS = \[([^\]]*)\];", script)
+    assert found, "static/js/games/fantasy_duel.js has no ODDS_PARTS"
+    assert tuple(re.findall(r'"(\w+)"', found.group(1))) == ODDS_PARTS
 
 
 # ---------------------------------------------------------------------------------------- deck rules

@@ -129,9 +129,7 @@ function unitCard(entry, opts = {}) {
     }))));
   }
   if (entry.poisoned) children.push(el("div", { class: "fd-state fd-state-poisoned", text: `☠ ${say("fd.unit.poisoned")}` }));
-  if (opts.odds) {
-    children.push(el("div", { class: "fd-unit-odds", text: `${say("fd.odds", oddsParams(opts.odds))}` }));
-  }
+  if (opts.odds) children.push(el("div", { class: "fd-unit-odds" }, ...oddsLine(opts.odds)));
   const attrs = {
     class: cls.join(" "), title,
     dataset: { card: entry.card, unit: u.id, poisoned: entry.poisoned ? "true" : "false" },
@@ -150,6 +148,28 @@ function oddsParams(o) {
     win: pct(o.win), tie: pct(o.tie), lose: pct(o.lose), hide: pct(o.hide), poison: pct(o.poison),
     big_win: pct(o.big_win), big_loss: pct(o.big_loss),
   };
+}
+
+/** The outcomes of an attack that add up to 1, in the order a player reads them: every part of
+ * the exact odds the server sends (ODDS_PARTS of app/games/fantasy_duel/combat.py; a test keeps the
+ * two lists equal). big_win and big_loss are shares of win and lose, not parts of their own. */
+const ODDS_PARTS = ["win", "tie", "lose", "hide", "poison"];
+
+/**
+ * The parts of odds `o` a player reads, for a unit card and an attack button alike: win always,
+ * every other part when it can happen (not 0), so the shown parts add up to 100 %.
+ * @returns {{part: string, text: string}[]}
+ */
+function oddsParts(o) {
+  const params = oddsParams(o);
+  return ODDS_PARTS.filter((part) => part === "win" || o[part] > 0)
+    .map((part) => ({ part, text: say(`fd.odds.${part}`, params) }));
+}
+
+/** The nodes of the odds line of `o`: one span per part, spaces between them (the "·" after each
+ * but the last comes from fantasy_duel.css, so a line breaks after a "·", not before one). */
+function oddsLine(o) {
+  return oddsParts(o).flatMap(({ part, text }, i) => [i ? " " : null, el("span", { class: "fd-odds-part", dataset: { part }, text })]);
 }
 
 // ------------------------------------------------------------------ dice
@@ -272,11 +292,10 @@ function actionButtons(snapshot, view, client, nm) {
       const owner = o ? o.target_seat : view.armies.findIndex((a) => a.some((e) => e.card === value));
       text = say("fd.act.target", { unit: cardName(value), who: nm(owner) });
       if (o) {
-        const bits = [say("fd.odds", oddsParams(o))];
-        if (o.hide > 0) bits.push(say("fd.odds.hide", oddsParams(o)));
-        if (o.poison > 0) bits.push(say("fd.odds.poison", oddsParams(o)));
-        if (o.big_win > 0) bits.push(say("fd.odds.big", oddsParams(o)));
-        detail = el("span", { class: "fd-act-odds", text: `${o.dice}${say("fd.unit.d6")} · ${bits.join(" · ")}` });
+        // the parts of the target's card, then (a share of the win) the recruit chance
+        detail = el("span", { class: "fd-act-odds" }, `${o.dice}${say("fd.unit.d6")}\u00a0· `, ...oddsLine(o),
+          o.big_win > 0 ? " " : null,
+          o.big_win > 0 ? el("span", { class: "fd-odds-big", text: say("fd.odds.big", oddsParams(o)) }) : null);
       }
     } else if (kind === "recruit") {
       text = say("fd.act.recruit", { unit: view.spoils ? cardName(view.spoils.card) : "", own: cardName(value) });
