@@ -308,6 +308,14 @@ form?.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError(createError, "");
   for (const field of optionsBox.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
+  // a number box holding what is not a number ("1e", "--") gives "" as its value, which would
+  // quietly mean the game's default: say so instead, as the server says a wrong kind of value
+  const unreadable = [...optionsBox.querySelectorAll("input[type=number][data-option]")]
+    .find((input) => !input.disabled && input.validity.badInput);
+  if (unreadable) {
+    showCreateError({ code: "bad_options", params: { reason: "option_type", option: unreadable.dataset.option } });
+    return;
+  }
   const button = document.getElementById("create-submit");
   button.disabled = true;
   try {

@@ -340,6 +340,14 @@ def test_a_refused_option_is_named_marked_and_shown_where_the_player_looks(new_p
     expect(error).to_be_in_viewport()
     expect(field).to_have_attribute("aria-invalid", "true")
     assert re.search(r"/lobby$", page.url)
+    # what is not a number ("1e": the box's value is "" then) is refused, not taken as the default
+    field.fill("")
+    field.press_sequentially("1e")
+    assert field.evaluate("(e) => e.validity.badInput"), "the box holds an unreadable number"
+    page.click("#create-submit")
+    expect(error).to_have_text(f"{label}: A setting has a value of the wrong kind.")
+    expect(error).to_be_in_viewport()
+    assert re.search(r"/lobby$", page.url)
     field.fill("30")
     page.click("#create-submit")
     page.wait_for_url(re.compile(r".*/matches/\d+$"))
