@@ -1210,7 +1210,6 @@ export const WORDS = {
   "fd.reason.stalemate": "no unit fell for {rounds} rounds",
   // the seats, the deck and the rounds, the result's ranking, the waiting panel
   "fd.seat": "Seat {n}",
-  "fd.seat.named": "{name} · seat {n}",
   "fd.seat.you": "you",
   "fd.seat.to_act": "to act",
   "fd.seat.score_title": "prisoners + survivors",
@@ -1323,7 +1322,6 @@ export const WORDS = {
   // ---------------------------------------------------------------- Treasure Beasts ("tb.*")
   "tb.creature": "creature {uid}",
   "tb.seat": "Seat {n}",
-  "tb.name_seat": "{name} · seat {n}",
   "tb.zone.start": "Start",
   "tb.zone.bushes": "Bushes",
   "tb.zone.center": "Center",

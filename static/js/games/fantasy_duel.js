@@ -61,16 +61,10 @@ function pct(p) {
   return percent(Math.round(v));
 }
 
-/** seat -> display name; two seats of the same name (two computers) also say their seat number. */
-function namer(client, seats = null) {
-  const base = (seat) => (client && client.seatName ? client.seatName(seat) : say("fd.seat", { n: seat + 1 }));
-  const list = seats || (client && client.snapshot && client.snapshot.seats) || (client && client.seatsFromPage) || [];
-  const counts = {};
-  for (const s of list) counts[base(s.seat)] = (counts[base(s.seat)] || 0) + 1;
-  return (seat) => {
-    const name = base(seat);
-    return counts[name] > 1 ? say("fd.seat.named", { name, n: seat + 1 }) : name;
-  };
+/** seat -> display name, as the seat cards say it (match_client.js seatName: two computers of one
+ * level also say their seat number); "Seat 3" without a client. */
+function namer(client) {
+  return (seat) => (client && client.seatName ? client.seatName(seat) : say("fd.seat", { n: seat + 1 }));
 }
 
 /** The kind of unit an ability names ("mounted", "undead", "living"), or "". */
@@ -368,7 +362,7 @@ function seatPanel(s, snapshot, view, client, nm) {
 
 /** Draw `snapshot` into `root`; the seat to act gets buttons and clickable units (client.act). */
 export function render(root, snapshot, client) {
-  const nm = namer(client, snapshot.seats);
+  const nm = namer(client);
   if (snapshot.status === "aborted") {
     root.replaceChildren(abortedNotice(snapshot, { expirySeconds: client && client.expirySeconds }));
     return;

@@ -64,16 +64,10 @@ function groupName(g) {
   return say(`tb.group.${g}`, {}, g);
 }
 
-/** seat -> display name; two seats of the same name (two computers) also say their seat number. */
-function namer(client, seats = null) {
-  const base = (seat) => (client && client.seatName ? client.seatName(seat) : say("tb.seat", { n: seat + 1 }));
-  const list = seats || (client && client.snapshot && client.snapshot.seats) || [];
-  const counts = {};
-  for (const s of list) counts[base(s.seat)] = (counts[base(s.seat)] || 0) + 1;
-  return (seat) => {
-    const name = base(seat);
-    return counts[name] > 1 ? say("tb.name_seat", { name, n: seat + 1 }) : name;
-  };
+/** seat -> display name, as the seat cards say it (match_client.js seatName: two computers of one
+ * level also say their seat number); "Seat 3" without a client. */
+function namer(client) {
+  return (seat) => (client && client.seatName ? client.seatName(seat) : say("tb.seat", { n: seat + 1 }));
 }
 
 function actionKey(action) {
@@ -453,7 +447,7 @@ function attackPanel(view, ctx) {
 // ------------------------------------------------------------------ render
 
 function context(snapshot, view, client) {
-  const nm = namer(client, snapshot.seats);
+  const nm = namer(client);
   const creatures = Object.fromEntries((view.creatures || []).map((c) => [c.uid, c]));
   for (const c of view.creatures || []) uidCard[c.uid] = c.card;
   const legal = (client && client.pending) ? [] : (snapshot.legal || []);
@@ -487,7 +481,7 @@ export function render(root, snapshot, client) {
     return;
   }
   const view = snapshot.view;
-  const nm = namer(client, snapshot.seats);
+  const nm = namer(client);
   if (snapshot.status === "waiting" || !view) {
     root.replaceChildren(waitingForPlayers(snapshot, nm, client));
     return;
