@@ -122,7 +122,11 @@ function drawList() {
   }));
 }
 
+/** A save in flight: a second click (a double click) waits for it instead of saving twice. */
+let saving = false;
+
 async function save(asNew) {
+  if (saving) return;
   showError($("sw-deck-error"), "");
   status("");
   const value = builder.value();
@@ -137,6 +141,7 @@ async function save(asNew) {
     return;
   }
   const data = { hero: value.hero, weapons: value.weapons };
+  saving = true;
   try {
     let saved;
     if (editing && !asNew) saved = await api("PUT", `/api/decks/${editing.id}`, { name, data });
@@ -148,6 +153,8 @@ async function save(asNew) {
   } catch (err) {
     // 422 bad_deck (the rules' reason) or 409 name_taken, as the server says it
     showError($("sw-deck-error"), deckErrorText(err, { name }));
+  } finally {
+    saving = false;
   }
 }
 

@@ -134,13 +134,23 @@ function newSetup() {
   drawList();
 }
 
+/** A save in flight: a second click (a double click) waits for it instead of saving twice (the
+ * second POST was refused as a name already taken, and said so under the saved setup). */
+let saving = false;
+
 async function save(asNew) {
+  if (saving) return;
   const name = (st.name || "").trim();
   if (!name) {
     st.msg = say("sj.save.need_name");
     st.ok = false;
     drawEditor();
     return;
+  }
+  saving = true;
+  for (const id of ["sj-deck-save", "sj-deck-save-new"]) {
+    const button = document.getElementById(id);
+    if (button) button.disabled = true;
   }
   try {
     const body = { game: GAME, name, data: draftPayload(st.draft) };
@@ -155,6 +165,8 @@ async function save(asNew) {
   } catch (err) {
     st.msg = message(err, name);
     st.ok = false;
+  } finally {
+    saving = false;
   }
   drawEditor();
 }

@@ -40,19 +40,24 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
-def _places(page) -> dict[str, list[list[int]]]:
+_PLACES = """(text) => {
+  const mark = document.getElementById("opp-state");
+  if (!mark || !mark.textContent.includes(text)) return null;
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); };
+  const out = {};
+  for (const [what, q] of Object.entries({ runes: ".br-mine .rune", mark: "#opp-state", other: ".br-other", seats: ".seat-card" })) {
+    out[what] = [...document.querySelectorAll(q)].map(box);
+  }
+  return out.runes.length && out.runes.every((r) => r[2] > 0) ? out : null;
+}"""
+
+
+def _places(page, text: str) -> dict[str, list[list[int]]]:
     """Where the player's runes, the opponent's mark in the status line, the opponent's hand and the
-    seat cards are in the viewport (x, y, width, height in CSS pixels, rounded)."""
-    box = "(e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); }"
-    return {
-        what: page.eval_on_selector_all(selector, f"els => els.map({box})")
-        for what, selector in {
-            "runes": ".br-mine .rune",
-            "mark": "#opp-state",
-            "other": ".br-other",
-            "seats": ".seat-card",
-        }.items()
-    }
+    seat cards are in the viewport (x, y, width, height in CSS pixels, rounded), once the mark says
+    ``text`` and the runes are drawn (the page may be between two renders)."""
+    places: dict[str, list[list[int]]] = page.wait_for_function(_PLACES, arg=text).json_value()
+    return places
 
 
 @pytest.fixture(scope="module")
@@ -103,12 +108,12 @@ def played(browser, server) -> Any:
         steady = {1: {"width": 1024, "height": 900}, 2: {"width": 390, "height": 844}}.get(turn)
         if steady:
             b.set_viewport_size(steady)
-            before = _places(b)
+            before = _places(b, "is choosing")
         pick_three(a, rng, then_waits=True, prefer="build", check=turn == 1)
         # Bob and Carol see that Alice has chosen (not what)
         expect(b.locator("#opp-state")).to_contain_text("has chosen")
         if steady:
-            assert _places(b) == before, steady
+            assert _places(b, "has chosen") == before, steady
             b.set_viewport_size({"width": 1280, "height": 900})
         expect(c.locator('.who-state.done[data-seat="0"]')).to_be_visible()
         expect(c.locator(".seat-card[data-seat='0'] .seat-status")).to_have_text("has chosen ✓")

@@ -287,8 +287,10 @@ def test_my_setups_page(new_page):
     page.fill("#sj-deck-name", "Dragons at the back")
     page.click("#sj-deck-save")
     expect(page.locator("#sj-deck-msg")).to_contain_text("already saved one called")
+    # a double click saves once (the second click used to send a second save, refused as taken)
     page.fill("#sj-deck-name", "Second")
-    page.click("#sj-deck-save")
+    page.dblclick("#sj-deck-save")
+    expect(page.locator("#sj-deck-msg")).to_have_text("Saved “Second”.")
     expect(page.locator(".sj-deck-item")).to_have_count(2)
     # rename the first
     item = page.locator(f'.sj-deck-item[data-deck-id="{deck["id"]}"]')
@@ -334,10 +336,18 @@ def test_quest_match_two_people_to_a_flag_capture(browser, server):
         expect(tags).to_have_text(["Quest (dice)", "memory aid"])
         join_from_lobby(bob, match_id)
 
-        # setups: Alice "Random", Bob loads his saved setup from the list
+        # setups: Alice "Random", Bob loads his saved setup from the list. Alice's being done
+        # keeps the line above Bob's board at its size on his phone ("is placing their castles…"
+        # became "has placed their castles", two lines, and pushed the board 24 px down)
+        # (the size once the line is drawn with that text: the page may be between two renders)
+        size = (
+            "(text) => { const e = document.getElementById('sj-opp-state'); if (!e || !e.textContent.includes(text))"
+            " return null; const r = e.getBoundingClientRect(); return r.width > 0 ? [r.width, r.height] : null; }"
+        )
+        before = bob.wait_for_function(size, arg="is placing").json_value()
         sent = place_random_and_confirm(alice, then_waits=True)
         shot(alice, "sj_quest_setup_waiting")
-        expect(bob.locator("#sj-opp-state")).to_contain_text("has placed their castles")
+        assert bob.wait_for_function(size, arg="has placed their castles").json_value() == before
         expect(bob.locator("#sj-load option")).to_contain_text(["Load setup…", "Bob's castle"])
         bob.select_option("#sj-load", str(deck["id"]))
         expect(bob.locator("#sj-hint")).to_contain_text("Loaded")
@@ -560,3 +570,23 @@ def test_victory_match_against_the_expert_computer_from_the_lobby(browser, serve
         assert not w.errors, w.errors
     finally:
         ctx.close()
+
+
+def test_a_setup_with_a_long_unbroken_name_keeps_the_page_in_its_width(new_page):
+    """A name of 60 letters without a space breaks inside its heading and its message instead of
+    pushing the page sideways (it grew to 1,523 px on a 1,280 px screen)."""
+    page = new_page()
+    signup(page, unique_name("rita"))
+    page.goto("/decks/stratego_junior")
+    page.click("#sj-random")
+    long_name = "Ř" * 60
+    page.fill("#sj-deck-name", long_name)
+    page.click("#sj-deck-save")
+    expect(page.locator("#sj-deck-msg")).to_have_text(f"Saved “{long_name}”.")
+    expect(page.locator("#sj-editor-title")).to_contain_text(long_name)
+    assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+    # on a phone (loaded there: the board is drawn for the width it starts at), the list holds it
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.locator(".sj-deck-item .sj-deck-name")).to_have_text([long_name])
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

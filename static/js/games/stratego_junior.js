@@ -16,7 +16,7 @@
 // rows front row first, each from the owner's left to right, which is exactly how the owner's half
 // looks on the screen, so the placement editor does not need to know the colour.
 
-import { api, el, loadGameData } from "/static/js/api.js";
+import { api, el, loadGameData, steadyText } from "/static/js/api.js";
 import { deckErrorText, errorText, knows, pageLocale, say } from "/static/js/messages.js";
 import { dropDraft, readDraft, saveDraft } from "/static/js/drafts.js";
 import { abortedNotice, cancelButton, formatDuration, joinButton } from "/static/js/match_client.js";
@@ -901,9 +901,12 @@ function placedCount(draft) {
   return [...draft.towers, ...draft.rows.flat()].filter(Boolean).length;
 }
 
+/** "<who> is placing castles…" / "<who> has placed their castles", kept at one size (steadyText):
+ * the line sits above the board the player is filling, which its change must not move. */
 function opponentLine(chosen, opp, nm) {
+  const both = [say("sj.setup.opp_placed", { who: nm[opp] }), say("sj.setup.opp_placing", { who: nm[opp] })];
   return el("p", { class: `sj-opp-state${chosen.has(opp) ? " done" : ""}`, id: "sj-opp-state" }, colourDot(opp),
-    ` ${say(chosen.has(opp) ? "sj.setup.opp_placed" : "sj.setup.opp_placing", { who: nm[opp] })}`);
+    steadyText("span", {}, both[chosen.has(opp) ? 0 : 1], both));
 }
 
 function rulesReminder(view) {
