@@ -62,12 +62,15 @@ export const WORDS = {
   "error.validation_error.string_too_long": "“{label}” is too long: at most {max_length} characters.",
   "error.validation_error.string_too_short": "“{label}” is too short: at least {min_length} characters.",
   "error.validation_error.missing": "Fill in “{label}”.",
+  "error.validation_error.greater_than_equal": "“{label}” is too small: at least {ge}.",
+  "error.validation_error.less_than_equal": "“{label}” is too large: at most {le}.",
   "error.validation_error.blank": "Fill in “{label}”.",
   "error.validation_error.control_characters": "“{label}” cannot hold control or invisible characters.",
   "error.validation_error.format_characters": "“{label}” cannot hold control or invisible characters.",
   "form.field.name": "Name",
   "form.field.password": "Password",
   "form.field.label": "Label",
+  "form.field.boards": "Boards",
   "error.name_taken": [
     "The name “{name}” is taken: choose another one.", "The tag “{tag}” is taken: choose another one.",
     "That name is taken: choose another one.",
@@ -164,6 +167,7 @@ export const WORDS = {
   "tournament.confirm.withdraw": "Withdraw your registration?",
   "tournament.confirm.withdraw_running": "Withdraw from the tournament? You forfeit your current match and every round left.",
   "tournament.confirm.start": "Start the tournament now, with the players checked in?",
+  "tournament.confirm.start_calls_off": "Fewer than two players have checked in: starting now calls the tournament off, and that cannot be undone. Call it off?",
   // clan challenges (app/clans/challenges/service.py lists the reasons)
   "error.not_found.challenge": "That challenge does not exist.",
   "error.not_found.board": ["The challenge has no board {board}.", "The challenge has no such board."],

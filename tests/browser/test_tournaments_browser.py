@@ -33,7 +33,7 @@ def test_a_master_runs_a_round_robin_to_its_final_standings(new_page, server):
     master_page.goto("/tournaments")
     expect(master_page.locator("#nav-tournaments")).to_be_visible()
     form = master_page.locator("#tournament-form")
-    form.locator("[name=name]").fill("Friday round robin")
+    form.locator("[name=name]").fill("Páteční turnaj")  # (not English: the i18n pages list it too)
     form.locator("[name=game]").select_option("battle_runes")
     form.locator("[name=format]").select_option("round_robin")
     form.locator("[name=max_players]").fill("4")
@@ -91,3 +91,16 @@ def test_a_master_runs_a_round_robin_to_its_final_standings(new_page, server):
         ).fetchone()
     assert rank == "master"
     assert balance is not None and balance[0] == 100
+    # the players' table says how each ended: the winner, the others who played on, the one who left
+    status = {
+        name: watcher.locator(f"#tournament-players tr[data-user='{name}'] td").nth(2)
+        for name in [master] + [n for n, _p in players]
+    }
+    expect(status[winner]).to_have_text("winner")
+    for name, _page in players:
+        if name != winner:
+            expect(status[name]).to_have_text("finished")
+    expect(status[master]).to_have_text("withdrew")
+    # every table of the page stays in a phone's width (the bracket ran past its panel)
+    watcher.set_viewport_size({"width": 390, "height": 800})
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= 390

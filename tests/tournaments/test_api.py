@@ -107,7 +107,16 @@ def test_starting_with_too_few_players_cancels(client):
     _make_master(client, "org2")
     tid = client.post("/api/tournaments", json=_body(format="round_robin"), headers=org).json()["id"]
     client.post(f"/api/tournaments/{tid}/register", headers=a)
+    # the organiser's "Start now" asks whether to call it off: one player has checked in
+    page = client.get(f"/tournaments/{tid}", headers=org).text
+    assert 'data-confirm="start_calls_off" id="tournament-start"' in page
     client.post(f"/api/tournaments/{tid}/check-in", headers=a)
+    assert 'data-confirm="start_calls_off"' in client.get(f"/tournaments/{tid}", headers=org).text
+    b = _login(client, "ben")
+    client.post(f"/api/tournaments/{tid}/register", headers=b)
+    client.post(f"/api/tournaments/{tid}/check-in", headers=b)
+    assert 'data-confirm="start" id="tournament-start"' in client.get(f"/tournaments/{tid}", headers=org).text
+    client.post(f"/api/tournaments/{tid}/withdraw", headers=b)
     assert client.post(f"/api/tournaments/{tid}/start", headers=org).status_code == 200
 
     deadline = time.monotonic() + 60  # the runner starts it in the background: wait for that state
