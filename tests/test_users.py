@@ -161,7 +161,7 @@ def test_names_kept_for_the_site_are_refused(client, name):
     assert error["params"]["reason"] == "reserved", error
 
 
-@pytest.mark.parametrize("name", ["Computerfan", "Botanika", "Gepard", "Admiral", "Serverin"])
+@pytest.mark.parametrize("name", ["Computerfan", "Botanika", "Gepard", "Admiral", "bot7", "Bot_Anna"])
 def test_names_that_only_hold_a_kept_word_are_fine(client, name):
     assert register(client, name).status_code == 201
 

@@ -39,10 +39,11 @@ NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 JAPANESE = frozenset({"HAN", "HIRAGANA", "KATAKANA"})
 #: what an account may not be called: the computer as the pages name its seats in the six
 #: languages (a player called "Computer" showed as "Computer · Knight" beside the real computer
-#: seats) and the site's own roles; see :func:`is_reserved`
+#: seats) and the site's own roles; see :func:`is_reserved`. Not "bot": a bot account registers
+#: like anyone (docs/bots.md) and wears the BOT mark, so "bot7" is a fair name for one.
 RESERVED_NAMES = frozenset(
-    {"computer", "počítač", "компьютер", "компютер", "számítógép", "gép", "bot"}
-    | {"admin", "administrator", "moderator", "system", "server", "arena", "tabletoparena"}
+    {"computer", "počítač", "компьютер", "компютер", "számítógép", "gép"}
+    | {"admin", "administrator", "moderator", "system", "tabletoparena"}
 )
 
 

@@ -68,7 +68,8 @@ def test_rated_matches_change_ratings_shown_on_result_ladder_and_profiles(browse
         pages[who] = page
     a, b = pages["alice"], pages["bob"]
     try:
-        # match 1: one turn played, then bob resigns
+        # match 1: bob resigns in the first turn (a turn of random picks ends about 1.5 % of
+        # matches by itself, which would decide the result this test needs)
         match_id = _create_rated(a)
         b.goto("/lobby")
         item = b.locator(f'#open-matches li[data-match-id="{match_id}"]')
@@ -77,8 +78,6 @@ def test_rated_matches_change_ratings_shown_on_result_ladder_and_profiles(browse
         join_from_lobby(b, match_id)
         assert not wait_turn_or_result(a, 1) and not wait_turn_or_result(b, 1)
         pick_three(a, rng, check=False)
-        pick_three(b, rng, check=False)
-        assert not wait_turn_or_result(a, 2)
         expect(a.locator(".seat-card a.player-link")).to_have_count(2)
         _resign(b)
         for page in (a, b):
