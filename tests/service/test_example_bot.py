@@ -55,7 +55,9 @@ def test_example_bot_plays_the_computer_to_the_end(server, transport):
     assert done.returncode == 0, done.stderr + server.log()
     line = json.loads(done.stdout.strip().splitlines()[-1])
     assert line["status"] == "finished" and line["seat"] == 0
-    assert sorted(line["result"]["results"]) in (["draw", "draw"], ["loss", "win"])
+    # every end spec section 4 allows: one winner, both at 50 (both win), both at 0 (both lose),
+    # the turn cap (a draw); the server's deck shuffle is not seeded, so any of them can come
+    assert sorted(line["result"]["results"]) in (["draw", "draw"], ["loss", "win"], ["win", "win"], ["loss", "loss"])
 
     with httpx.Client(base_url=server.base_url, headers={"Authorization": f"Bearer {token}"}) as c:
         match = c.get(f"/api/matches/{line['match']}").json()
