@@ -184,8 +184,8 @@ def _check_text(field: str, value: str, low: int, high: int, allowed: str = "") 
     :raises DomainError: ``validation_error`` (``field``).
     """
     value = value.strip()
-    controls = (ch for ch in value if (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0) and ch not in allowed)
-    if not low <= len(value) <= high or any(True for _ in controls):
+    control = any((ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0) and ch not in allowed for ch in value)
+    if not low <= len(value) <= high or control:
         raise _bad(field, f"{low} to {high} characters, no control characters")
     return value
 
